@@ -1,0 +1,162 @@
+package dev.weft.runtime;
+
+import dev.weft.Dim3;
+import dev.weft.Kernel;
+import dev.weft.runtime.internal.LaunchJob;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * An ordered queue of launches: each starts after the previous one on the same stream has finished;
+ * launches on different streams may run at the same time. Launching returns at once with a future.
+ *
+ * <h2>Errors</h2>
+ * Bad launch parameters throw at the call, before anything is queued. A launch that fails while running
+ * completes its future with the {@link KernelException}, and poisons its stream: every launch queued after it
+ * is skipped, its future failing with {@link LaunchSkippedException} whose cause is the failure, so no launch
+ * runs on the bad state a failed one left. {@link #synchronize()} reports the failure by throwing it, and
+ * clears it: launches made after that run again. Waiting for an {@link Event} whose work failed poisons the
+ * waiting stream the same way.
+ *
+ * <p>Thread-safe. CUDA: {@code cudaStream_t}.
+ */
+public final class Stream {
+
+    private final Device device;
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private Throwable error;
+
+    Stream(Device device) {
+        this.device = device;
+    }
+
+    /**
+     * Queues a launch of {@code grid} CTAs of {@code block} threads.
+     *
+     * @return a future completing when the launch has run, exceptionally if it failed or was skipped
+     * @throws IllegalArgumentException if a dimension is out of its limit (the message names it)
+     * @throws NullPointerException if an argument is null
+     * CUDA: {@code kernel<<<grid, block, 0, stream>>>(...)}.
+     */
+    public CompletableFuture<Void> launch(Dim3 grid, Dim3 block, Kernel kernel) {
+        return launch(LaunchConfig.of(grid, block), kernel);
+    }
+
+    /**
+     * Queues a launch described by {@code config}.
+     *
+     * @return a future completing when the launch has run, exceptionally if it failed or was skipped
+     * @throws IllegalArgumentException if a dimension or the shared memory size is out of its limit
+     * @throws NullPointerException if an argument is null
+     * CUDA: {@code kernel<<<grid, block, sharedMemoryBytes, stream>>>(...)}.
+     */
+    public CompletableFuture<Void> launch(LaunchConfig config, Kernel kernel) {
+        return enqueue(device.prepare(config, kernel), device.smCount()).copy();
+    }
+
+    /** Queues {@code job}, waking up to {@code wake} SMs once it may start; returns its own future. */
+    CompletableFuture<Void> enqueue(LaunchJob job, int wake) {
+        CompletableFuture<Void> prev;
+        synchronized (this) {
+            prev = tail;
+            tail = job.done();
+        }
+        prev.whenComplete((ok, failed) -> start(job, failed, wake));
+        return job.done();
+    }
+
+    private void start(LaunchJob job, Throwable failedBefore, int wake) {
+        Throwable poison;
+        synchronized (this) {
+            if (error == null && failedBefore != null) {
+                error = unwrap(failedBefore);
+            }
+            poison = error;
+        }
+        if (poison != null) {
+            job.skip(new LaunchSkippedException(
+                    "launch skipped: an earlier launch on this stream failed (" + poison.getMessage() + ")", poison));
+        } else {
+            device.engine().submit(job, wake);
+        }
+    }
+
+    /**
+     * An event that completes when everything queued on this stream so far has finished.
+     * CUDA: {@code cudaEventRecord(event, stream)}.
+     */
+    public Event record() {
+        synchronized (this) {
+            return new Event(tail);
+        }
+    }
+
+    /**
+     * Makes launches queued on this stream from now on wait for {@code event}, which may belong to
+     * another stream. If the event's work fails, this stream is poisoned by that failure.
+     * CUDA: {@code cudaStreamWaitEvent(stream, event)}.
+     */
+    public void waitFor(Event event) {
+        CompletableFuture<Void> other = event.internalFuture();
+        synchronized (this) {
+            tail = CompletableFuture.allOf(tail, other);
+        }
+    }
+
+    /**
+     * Blocks until every launch queued on this stream has finished, running CTAs on the calling thread
+     * meanwhile. Reports the stream's first failure since the last call by throwing it, and clears it.
+     *
+     * @throws KernelException if a launch failed
+     * CUDA: {@code cudaStreamSynchronize}.
+     */
+    public void synchronize() {
+        CompletableFuture<Void> waitingFor;
+        synchronized (this) {
+            waitingFor = tail;
+        }
+        device.engine().helpUntil(waitingFor);
+        Throwable failure;
+        synchronized (this) {
+            failure = error;
+            if (failure == null && waitingFor.isCompletedExceptionally()) {
+                failure = unwrap(waitingFor.exceptionNow());
+            }
+            error = null;
+            if (tail == waitingFor && waitingFor.isCompletedExceptionally()) {
+                tail = CompletableFuture.completedFuture(null);
+            }
+        }
+        if (failure != null) {
+            throw asRuntime(failure);
+        }
+    }
+
+    /** Whether every launch queued so far has finished. CUDA: {@code cudaStreamQuery}. */
+    public synchronized boolean isIdle() {
+        return tail.isDone();
+    }
+
+    static void await(CompletableFuture<?> f) {
+        try {
+            f.get();
+        } catch (ExecutionException e) {
+            throw asRuntime(unwrap(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException("interrupted while waiting", e);
+        }
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    static RuntimeException asRuntime(Throwable t) {
+        return t instanceof RuntimeException r ? r : new CompletionException(t);
+    }
+}

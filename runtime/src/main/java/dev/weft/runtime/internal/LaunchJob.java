@@ -1,0 +1,133 @@
+package dev.weft.runtime.internal;
+
+import dev.weft.Dim3;
+import dev.weft.Kernel;
+import dev.weft.runtime.KernelException;
+import dev.weft.runtime.spi.Cta;
+import dev.weft.runtime.spi.CtaProgram;
+import dev.weft.runtime.spi.KernelFault;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One launch in flight: a stream of CTAs that SMs claim one at a time, and the future that completes when
+ * the last claimed CTA has finished.
+ *
+ * <p>Implementation notes. {@code next} hands out linear CTA indices (x fastest, then y, then z, as the
+ * hardware's work distributor walks a grid); an index at or past {@code ctaCount} means the launch is
+ * drained. {@code remaining} counts CTAs not yet finished or skipped; whoever brings it to zero completes
+ * the future, so the future never completes while a CTA of this launch still runs on some SM (the next
+ * launch on the stream cannot race a failed one's stragglers). On the first failure, {@link #fail} claims
+ * every unclaimed CTA at once with one {@code getAndSet}, and running CTAs see {@link #cancelled()}.
+ */
+public final class LaunchJob implements Cta.CancelSource {
+
+    private static final long DRAINED = Long.MAX_VALUE / 2;
+
+    private final Kernel kernel;
+    private final CtaProgram program;
+    private final Dim3 grid;
+    private final Dim3 block;
+    private final int warpSize;
+    private final int sharedLimitBytes;
+    private final String sharedLimitName;
+    private final long ctaCount;
+    private final AtomicLong next = new AtomicLong();
+    private final AtomicLong remaining;
+    private volatile Throwable failure;
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    public LaunchJob(Kernel kernel, CtaProgram program, Dim3 grid, Dim3 block, int warpSize,
+            int sharedLimitBytes, String sharedLimitName) {
+        this.kernel = kernel;
+        this.program = program;
+        this.grid = grid;
+        this.block = block;
+        this.warpSize = warpSize;
+        this.sharedLimitBytes = sharedLimitBytes;
+        this.sharedLimitName = sharedLimitName;
+        this.ctaCount = grid.volume();
+        this.remaining = new AtomicLong(ctaCount);
+    }
+
+    /** The number of CTAs in the grid. */
+    public long ctaCount() {
+        return ctaCount;
+    }
+
+    /** Completes when every CTA has finished or was skipped; exceptionally on the first failure. */
+    public CompletableFuture<Void> done() {
+        return done;
+    }
+
+    @Override
+    public boolean cancelled() {
+        return failure != null;
+    }
+
+    /**
+     * Claims and runs one CTA on the calling SM.
+     *
+     * @return false when no CTA was left to claim
+     */
+    boolean runOne(Cta cta) {
+        long i = next.getAndIncrement();
+        if (i >= ctaCount) {
+            return false;
+        }
+        if (failure == null) {
+            int bx = (int) (i % grid.x());
+            long rest = i / grid.x();
+            int by = (int) (rest % grid.y());
+            int bz = (int) (rest / grid.y());
+            cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
+            try {
+                program.runCta(cta);
+            } catch (KernelFault f) {
+                fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
+            } catch (Throwable t) {
+                fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), null, String.valueOf(t), t));
+            }
+        }
+        finish(1);
+        return true;
+    }
+
+    /** Fails this launch with {@code t} unless it already failed, and skips every CTA not yet claimed. */
+    void fail(Throwable t) {
+        synchronized (this) {
+            if (failure != null) {
+                failure.addSuppressed(t);
+                return;
+            }
+            failure = t;
+        }
+        long claimed = next.getAndSet(DRAINED);
+        long unclaimed = Math.max(0, ctaCount - claimed);
+        if (unclaimed > 0) {
+            finish(unclaimed);
+        }
+    }
+
+    /** Completes the launch without running it: a predecessor failed. */
+    public void skip(Throwable cause) {
+        next.set(DRAINED);
+        done.completeExceptionally(cause);
+    }
+
+    private void finish(long ctas) {
+        if (remaining.addAndGet(-ctas) == 0) {
+            Throwable f = failure;
+            if (f == null) {
+                done.complete(null);
+            } else {
+                done.completeExceptionally(f);
+            }
+        }
+    }
+
+    /** Whether every CTA has been claimed, so SMs should look elsewhere. */
+    boolean drained() {
+        return next.get() >= ctaCount;
+    }
+}

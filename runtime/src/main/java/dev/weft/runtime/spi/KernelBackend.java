@@ -1,0 +1,20 @@
+package dev.weft.runtime.spi;
+
+import dev.weft.Kernel;
+
+/** A compiling executor, found with {@link java.util.ServiceLoader}. Implementations are thread-safe. */
+public interface KernelBackend {
+
+    /** A short name for reports and diagnostics, e.g. {@code "simd"}. */
+    String name();
+
+    /**
+     * Compiles kernels of {@code kernel}'s class for a device. Called once per kernel class and device;
+     * the result is cached by the runtime, so this may be slow, but must not run the kernel.
+     *
+     * @param kernel one instance of the class; its captured values are an example, not constants
+     * @param device the device's shape
+     * @return the compiled kernel, or the reasons it cannot be compiled, one line per construct
+     */
+    Compilation compile(Kernel kernel, DeviceShape device);
+}

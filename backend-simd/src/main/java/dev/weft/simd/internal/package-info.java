@@ -1,0 +1,2 @@
+/** The compiler: front end, IR, analyses and code generation. Not API. */
+package dev.weft.simd.internal;

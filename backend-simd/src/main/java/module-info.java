@@ -1,0 +1,10 @@
+/**
+ * The SIMD backend: compiles kernel lambdas to Vector API code, warps on vector lanes and masks for
+ * divergence; and the vectorised special function unit.
+ */
+module dev.weft.simd {
+    requires transitive dev.weft.runtime;
+    requires jdk.incubator.vector;
+    exports dev.weft.simd;
+    exports dev.weft.simd.sfu;
+}

@@ -5,6 +5,4 @@
 module dev.weft.simd {
     requires transitive dev.weft.runtime;
     requires jdk.incubator.vector;
-    exports dev.weft.simd;
-    exports dev.weft.simd.sfu;
 }

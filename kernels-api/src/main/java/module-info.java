@@ -6,5 +6,4 @@ module dev.weft.kernels {
     requires jdk.incubator.vector;
     exports dev.weft;
     exports dev.weft.internal to dev.weft.runtime, dev.weft.simd;
-    exports dev.weft.internal.sfu to dev.weft.simd;
 }

@@ -8,8 +8,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ThreadFiber implements Fiber {
 
-    /** Set by tests to exercise this implementation even where continuations are available. */
-    static volatile boolean forced;
+    /**
+     * Whether to use this implementation even where continuations are available: for tests, and for
+     * measuring the fallback ({@code -Dweft.reference.virtualThreads=true}).
+     */
+    static volatile boolean forced = Boolean.getBoolean("weft.reference.virtualThreads");
 
     /** Thrown inside a cancelled fiber to unwind the kernel thread's stack. */
     private static final class Cancelled extends Error {

@@ -1,0 +1,42 @@
+package dev.weft.samples;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The sample tour: runs the numbered lessons in order, or the ones named on the command line.
+ *
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec} (all lessons), or with
+ * {@code -Dtour.args=4} for one. Each lesson checks its own result and throws if it is wrong.
+ */
+public final class Tour {
+
+    private Tour() {
+    }
+
+    /** The lessons, numbered as their class names are. */
+    static final List<Consumer<String[]>> LESSONS = List.of(
+            Sample01_FirstGrid::main,
+            Sample02_ThreadIds2D::main,
+            Sample03_SharedMemoryAndBarriers::main,
+            Sample04_TreeReduction::main,
+            Sample05_TiledMatmul::main,
+            Sample06_AtomicsHistogram::main,
+            Sample07_WarpVoteAndShuffle::main,
+            Sample08_StreamsAndEvents::main,
+            Sample09_BadInput::main);
+
+    public static void main(String[] args) {
+        if (args.length == 0 || args[0].equals("all")) {
+            for (Consumer<String[]> lesson : LESSONS) {
+                lesson.accept(new String[0]);
+            }
+        } else {
+            for (String a : args) {
+                LESSONS.get(Integer.parseInt(a) - 1).accept(new String[0]);
+            }
+        }
+        System.out.println();
+        System.out.println("Tour complete: every lesson checked its result.");
+    }
+}

@@ -1,6 +1,5 @@
 package dev.weft.runtime.internal.reference;
 
-import dev.weft.Kernel;
 import dev.weft.internal.WarpLanes;
 import dev.weft.runtime.internal.reference.RefThread.State;
 import dev.weft.runtime.spi.Cta;
@@ -30,6 +29,7 @@ final class CtaScheduler {
     final int warpSize;
     private final RefThread[] threads;
     Cta cta;
+    Site[] sites;
     int blockX;
     int blockY;
     int blockZ;
@@ -53,8 +53,9 @@ final class CtaScheduler {
         return s;
     }
 
-    void run(Cta cta, Kernel kernel) {
+    void run(Cta cta, KernelBody kernel, Site[] sites) {
         this.cta = cta;
+        this.sites = sites;
         this.blockX = cta.blockDim().x();
         this.blockY = cta.blockDim().y();
         this.blockZ = cta.blockDim().z();
@@ -75,10 +76,11 @@ final class CtaScheduler {
                 t.fiber = null;
             }
             this.cta = null;
+            this.sites = null;
         }
     }
 
-    private static void body(RefThread t, Kernel kernel) {
+    private static void body(RefThread t, KernelBody kernel) {
         try {
             kernel.run(t);
             t.state = State.DONE;

@@ -96,73 +96,85 @@ final class RefThread implements ThreadContext {
 
     @Override
     public void syncThreads() {
-        site = Site.ofCaller();
+        syncThreadsAt(Site.ofCaller());
+    }
+
+    void syncThreadsAt(Site at) {
+        site = at;
         state = State.AT_BARRIER;
         fiber.suspend();
     }
 
+    Site taggedSite(int id) {
+        return cta.sites[id];
+    }
+
     @Override
     public int ballot(boolean predicate) {
-        return warpOp(WarpOp.BALLOT, false, predicate ? 1 : 0, 0, cta.warpSize);
+        return warpOp(Site.ofCaller(), WarpOp.BALLOT, false, predicate ? 1 : 0, 0, cta.warpSize);
     }
 
     @Override
     public boolean any(boolean predicate) {
-        return warpOp(WarpOp.ANY, false, predicate ? 1 : 0, 0, cta.warpSize) != 0;
+        return warpOp(Site.ofCaller(), WarpOp.ANY, false, predicate ? 1 : 0, 0, cta.warpSize) != 0;
     }
 
     @Override
     public boolean all(boolean predicate) {
-        return warpOp(WarpOp.ALL, false, predicate ? 1 : 0, 0, cta.warpSize) != 0;
+        return warpOp(Site.ofCaller(), WarpOp.ALL, false, predicate ? 1 : 0, 0, cta.warpSize) != 0;
     }
 
     @Override
     public int shfl(int value, int srcLane, int width) {
-        return shuffle(WarpOp.SHFL_IDX, false, value, srcLane, width);
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_IDX, false, value, srcLane, width);
     }
 
     @Override
     public int shflUp(int value, int delta, int width) {
-        return shuffle(WarpOp.SHFL_UP, false, value, delta, width);
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_UP, false, value, delta, width);
     }
 
     @Override
     public int shflDown(int value, int delta, int width) {
-        return shuffle(WarpOp.SHFL_DOWN, false, value, delta, width);
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_DOWN, false, value, delta, width);
     }
 
     @Override
     public int shflXor(int value, int laneMask, int width) {
-        return shuffle(WarpOp.SHFL_XOR, false, value, laneMask, width);
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_XOR, false, value, laneMask, width);
     }
 
     @Override
     public float shfl(float value, int srcLane, int width) {
-        return Float.intBitsToFloat(shuffle(WarpOp.SHFL_IDX, true, Float.floatToRawIntBits(value), srcLane, width));
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_IDX, value, srcLane, width);
     }
 
     @Override
     public float shflUp(float value, int delta, int width) {
-        return Float.intBitsToFloat(shuffle(WarpOp.SHFL_UP, true, Float.floatToRawIntBits(value), delta, width));
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_UP, value, delta, width);
     }
 
     @Override
     public float shflDown(float value, int delta, int width) {
-        return Float.intBitsToFloat(shuffle(WarpOp.SHFL_DOWN, true, Float.floatToRawIntBits(value), delta, width));
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_DOWN, value, delta, width);
     }
 
     @Override
     public float shflXor(float value, int laneMask, int width) {
-        return Float.intBitsToFloat(shuffle(WarpOp.SHFL_XOR, true, Float.floatToRawIntBits(value), laneMask, width));
+        return shuffle(Site.ofCaller(), WarpOp.SHFL_XOR, value, laneMask, width);
     }
 
-    private int shuffle(WarpOp kind, boolean isFloat, int bits, int laneArg, int width) {
+    float shuffle(Site at, WarpOp kind, float value, int laneArg, int width) {
+        return Float.intBitsToFloat(shuffle(at, kind, true, Float.floatToRawIntBits(value), laneArg, width));
+    }
+
+    int shuffle(Site at, WarpOp kind, boolean isFloat, int bits, int laneArg, int width) {
         WarpLanes.checkWidth(width, cta.warpSize);
-        return warpOp(kind, isFloat, bits, laneArg, width);
+        return warpOp(at, kind, isFloat, bits, laneArg, width);
     }
 
-    private int warpOp(WarpOp kind, boolean isFloat, int operand, int laneArg, int width) {
-        this.site = Site.ofCaller();
+    int warpOp(Site at, WarpOp kind, boolean isFloat, int operand, int laneArg, int width) {
+        this.site = at;
         this.op = kind;
         this.isFloat = isFloat;
         this.operand = operand;

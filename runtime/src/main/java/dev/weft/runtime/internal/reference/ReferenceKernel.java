@@ -13,16 +13,22 @@ import java.util.List;
  */
 public final class ReferenceKernel implements CompiledKernel {
 
+    private static final Site[] NO_SITES = new Site[0];
+
     private final CompileReport report;
+    private final SiteTagging tagging;
 
     /**
      * @param kernel an instance of the kernel class, for the report
      * @param reasons why no backend compiled it (empty when the reference executor was asked for)
      */
     public ReferenceKernel(Kernel kernel, List<String> reasons) {
+        this.tagging = SiteTagging.of(kernel);
         this.report = new CompileReport("reference", false, reasons,
                 "reference executor: each thread runs " + kernel.getClass().getName()
-                        + " as ordinary Java on " + Fiber.mechanism() + " fibers; no code generated");
+                        + " as ordinary Java on " + Fiber.mechanism() + " fibers"
+                        + (tagging != null ? ", " + tagging.sites.length + " barrier and warp-operation sites tagged" : "")
+                        + "; no vector code generated");
     }
 
     @Override
@@ -32,7 +38,17 @@ public final class ReferenceKernel implements CompiledKernel {
 
     @Override
     public CtaProgram bind(Kernel kernel) {
-        return cta -> CtaScheduler.forCurrentSm(cta.warpSize()).run(cta, kernel);
+        KernelBody body = null;
+        if (tagging != null) {
+            try {
+                body = tagging.bind(kernel);
+            } catch (Throwable e) {
+                body = null; // this object's captures could not be read: run it untagged
+            }
+        }
+        KernelBody run = body != null ? body : kernel::run;
+        Site[] sites = body != null ? tagging.sites : NO_SITES;
+        return cta -> CtaScheduler.forCurrentSm(cta.warpSize()).run(cta, run, sites);
     }
 
     /** Which suspension mechanism the reference executor uses in this JVM. */

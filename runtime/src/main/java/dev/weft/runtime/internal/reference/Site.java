@@ -3,35 +3,46 @@ package dev.weft.runtime.internal.reference;
 import java.util.Set;
 
 /**
- * Where a kernel thread called a barrier or warp operation: the first stack frame outside Weft. Two threads
- * meet at a barrier only if they called it at the same site.
+ * Where a kernel thread called a barrier or warp operation. Two threads meet at a barrier only if they
+ * called it at the same site: "every thread reached a barrier" is not "every thread reached this barrier".
  *
- * <p>Found with a {@link StackWalker}: about 0.5 µs a call measured here, the larger part of a reference
- * barrier's cost, and the price of telling "every thread reached a barrier" from "every thread reached
- * this barrier".
+ * <p>Most sites are known before the kernel runs: {@link SiteTagging} gives each barrier and warp-operation
+ * call in the kernel's own method a number, so identifying one costs nothing at run time. Calls from other
+ * methods (a helper that takes the {@code ThreadContext}) are found with a {@link StackWalker}, about 1 µs
+ * and 900 bytes of garbage a call measured here: that was the whole cost of a barrier before tagging.
+ *
+ * @param key identifies the call instruction: a tag number, or the walked frame's class, method and bytecode index
+ * @param where the call's source position, for messages
  */
-record Site(Class<?> type, String method, int bytecodeIndex, String file, int line) {
+record Site(Object key, String where) {
 
     private static final StackWalker WALKER = StackWalker.getInstance(Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE));
 
-    /** The caller of the Weft method that called this. */
+    private record Frame(Class<?> type, String method, int bytecodeIndex) {
+    }
+
+    /** The site of the first frame outside Weft on the calling thread's stack. */
     static Site ofCaller() {
         return WALKER.walk(frames -> frames
                 .filter(f -> !f.getDeclaringClass().getName().startsWith("dev.weft.runtime.internal.reference.")
                         && f.getDeclaringClass() != dev.weft.ThreadContext.class)
                 .findFirst()
-                .map(f -> new Site(f.getDeclaringClass(), f.getMethodName(), f.getByteCodeIndex(),
-                        f.getFileName(), f.getLineNumber()))
-                .orElse(new Site(Object.class, "?", -1, null, -1)));
+                .map(f -> new Site(new Frame(f.getDeclaringClass(), f.getMethodName(), f.getByteCodeIndex()),
+                        describe(f.getDeclaringClass(), f.getMethodName(), f.getFileName(), f.getLineNumber())))
+                .orElse(new Site("?", "?")));
     }
 
-    /** Same call site (file and line are only for messages). */
+    static String describe(Class<?> type, String method, String file, int line) {
+        return type.getSimpleName() + "." + method + "(" + (file == null ? "?" : file) + ":" + line + ")";
+    }
+
+    /** Same call instruction. */
     boolean sameAs(Site o) {
-        return type == o.type && bytecodeIndex == o.bytecodeIndex && method.equals(o.method);
+        return key.equals(o.key);
     }
 
     @Override
     public String toString() {
-        return type.getSimpleName() + "." + method + "(" + (file == null ? "?" : file) + ":" + line + ")";
+        return where;
     }
 }

@@ -53,13 +53,22 @@ final class CtaScheduler {
         return s;
     }
 
-    void run(Cta cta, KernelBody kernel, Site[] sites) {
+    void run(Cta cta, KernelBody kernel, Site[] sites, boolean neverWaits) {
         this.cta = cta;
         this.sites = sites;
         this.blockX = cta.blockDim().x();
         this.blockY = cta.blockDim().y();
         this.blockZ = cta.blockDim().z();
         this.count = cta.threadCount();
+        if (neverWaits) {
+            try {
+                runDirect(kernel);
+            } finally {
+                this.cta = null;
+                this.sites = null;
+            }
+            return;
+        }
         for (int i = 0; i < count; i++) {
             RefThread t = threads[i];
             t.reset(i % blockX, (i / blockX) % blockY, i / (blockX * blockY));
@@ -77,6 +86,25 @@ final class CtaScheduler {
             }
             this.cta = null;
             this.sites = null;
+        }
+    }
+
+    /**
+     * Runs a kernel that provably never waits: each thread to completion in linear order, on this thread,
+     * which is exactly the schedule the fibers would follow, without creating them.
+     */
+    private void runDirect(KernelBody kernel) {
+        for (int i = 0; i < count; i++) {
+            RefThread t = threads[i];
+            t.reset(i % blockX, (i / blockX) % blockY, i / (blockX * blockY));
+            try {
+                kernel.run(t);
+            } catch (Throwable e) {
+                throw KernelFault.inThread(t.threadIdx(), e);
+            }
+            if ((i & 63) == 63 && cta.cancelled()) {
+                return;
+            }
         }
     }
 

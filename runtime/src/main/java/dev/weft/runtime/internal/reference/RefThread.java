@@ -100,9 +100,16 @@ final class RefThread implements ThreadContext {
     }
 
     void syncThreadsAt(Site at) {
+        checkFiber();
         site = at;
         state = State.AT_BARRIER;
         fiber.suspend();
+    }
+
+    private void checkFiber() {
+        if (fiber == null) {
+            throw dev.weft.runtime.internal.Checks.bug("a kernel judged never to wait reached a barrier or warp operation");
+        }
     }
 
     Site taggedSite(int id) {
@@ -174,6 +181,7 @@ final class RefThread implements ThreadContext {
     }
 
     int warpOp(Site at, WarpOp kind, boolean isFloat, int operand, int laneArg, int width) {
+        checkFiber();
         this.site = at;
         this.op = kind;
         this.isFloat = isFloat;

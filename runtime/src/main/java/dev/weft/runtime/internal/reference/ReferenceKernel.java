@@ -27,7 +27,8 @@ public final class ReferenceKernel implements CompiledKernel {
         this.report = new CompileReport("reference", false, reasons,
                 "reference executor: each thread runs " + kernel.getClass().getName()
                         + " as ordinary Java on " + Fiber.mechanism() + " fibers"
-                        + (tagging != null ? ", " + tagging.sites.length + " barrier and warp-operation sites tagged" : "")
+                        + (tagging == null ? "" : tagging.neverWaits ? ", one after another (no thread can wait)"
+                                : ", " + tagging.sites.length + " barrier and warp-operation sites tagged")
                         + "; no vector code generated");
     }
 
@@ -48,7 +49,8 @@ public final class ReferenceKernel implements CompiledKernel {
         }
         KernelBody run = body != null ? body : kernel::run;
         Site[] sites = body != null ? tagging.sites : NO_SITES;
-        return cta -> CtaScheduler.forCurrentSm(cta.warpSize()).run(cta, run, sites);
+        boolean direct = body != null && tagging.neverWaits;
+        return cta -> CtaScheduler.forCurrentSm(cta.warpSize()).run(cta, run, sites, direct);
     }
 
     /** Which suspension mechanism the reference executor uses in this JVM. */

@@ -11,6 +11,9 @@ import java.lang.classfile.CodeElement;
 import java.lang.classfile.CodeModel;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.Opcode;
+import java.lang.classfile.instruction.ArrayStoreInstruction;
+import java.lang.classfile.instruction.FieldInstruction;
+import java.lang.classfile.instruction.InvokeDynamicInstruction;
 import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.classfile.instruction.LineNumber;
 import java.lang.constant.ClassDesc;
@@ -51,14 +54,19 @@ final class SiteTagging {
     private static final Set<String> TAGGED = Set.of("syncThreads", "ballot", "any", "all",
             "shfl", "shflUp", "shflDown", "shflXor");
 
+    private static final SiteTagging NEVER_WAITS = new SiteTagging(null, new MethodHandle[0], new Site[0], true);
+
     private final MethodHandle target;
     private final MethodHandle[] captureGetters;
     final Site[] sites;
+    /** Whether no thread of this kernel can ever wait, so threads may run one after another without fibers. */
+    final boolean neverWaits;
 
-    private SiteTagging(MethodHandle target, MethodHandle[] captureGetters, Site[] sites) {
+    private SiteTagging(MethodHandle target, MethodHandle[] captureGetters, Site[] sites, boolean neverWaits) {
         this.target = target;
         this.captureGetters = captureGetters;
         this.sites = sites;
+        this.neverWaits = neverWaits;
     }
 
     /** Tags {@code kernel}'s class, or returns null if its sites must be found by stack walking. */
@@ -72,6 +80,9 @@ final class SiteTagging {
 
     /** The kernel body of one launch: the tagged copy, bound to this kernel object's captured values. */
     KernelBody bind(Kernel kernel) throws Throwable {
+        if (target == null) {
+            return kernel::run;
+        }
         MethodHandle bound = target;
         if (captureGetters.length > 0) {
             Object[] values = new Object[captureGetters.length];
@@ -118,6 +129,9 @@ final class SiteTagging {
             return null;
         }
         CodeModel code = impl.code().get();
+        if (neverWaits(code)) {
+            return NEVER_WAITS;
+        }
         for (CodeElement e : code) {
             if (e instanceof InvokeInstruction inv && inv.opcode() == Opcode.INVOKESPECIAL
                     && !inv.name().equalsString("<init>")) {
@@ -157,7 +171,7 @@ final class SiteTagging {
                     }
                 }));
         if (sites.isEmpty()) {
-            return null; // nothing waits: the kernel can run as it is
+            return null; // only helpers wait: their sites are found by walking the stack
         }
 
         Module runtime = RefSites.class.getModule();
@@ -187,7 +201,49 @@ final class SiteTagging {
             getters[i] = lambdaLookup.unreflectGetter(fields[i]).asType(MethodType.methodType(Object.class, Kernel.class));
         }
         MethodHandle typed = target.asType(type);
-        return new SiteTagging(typed, getters, sites.toArray(Site[]::new));
+        return new SiteTagging(typed, getters, sites.toArray(Site[]::new), false);
+    }
+
+    /**
+     * Whether the kernel's body provably never waits: it calls no barrier or warp operation, and the
+     * {@code ThreadContext} cannot escape to code that might (no call takes an object other than an array,
+     * no object is stored in a field or array, no nested lambda). Conservative: false means "maybe".
+     */
+    private static boolean neverWaits(CodeModel code) {
+        for (CodeElement e : code) {
+            switch (e) {
+                case InvokeInstruction inv -> {
+                    if (inv.owner().asSymbol().equals(THREAD_CONTEXT)) {
+                        if (TAGGED.contains(inv.name().stringValue())) {
+                            return false;
+                        }
+                    } else {
+                        for (ClassDesc p : inv.typeSymbol().parameterList()) {
+                            if (!p.isPrimitive() && !p.isArray()) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                case InvokeDynamicInstruction ignored -> {
+                    return false;
+                }
+                case FieldInstruction f -> {
+                    if ((f.opcode() == Opcode.PUTFIELD || f.opcode() == Opcode.PUTSTATIC)
+                            && !f.typeSymbol().isPrimitive() && !f.typeSymbol().isArray()) {
+                        return false;
+                    }
+                }
+                case ArrayStoreInstruction a -> {
+                    if (a.opcode() == Opcode.AASTORE) {
+                        return false;
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        return true;
     }
 
 }

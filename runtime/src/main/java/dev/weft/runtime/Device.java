@@ -161,6 +161,10 @@ public final class Device implements AutoCloseable {
     /** Validates a launch and binds its program: everything that can fail before a thread runs. */
     LaunchJob prepare(LaunchConfig launch, Kernel kernel) {
         checkOpen();
+        if (LaunchJob.callerIsInKernel()) {
+            throw new UnsupportedOperationException(
+                    "launching a kernel from inside a kernel (CUDA's dynamic parallelism) is not supported");
+        }
         Checks.notNull("launch", launch);
         Checks.notNull("kernel", kernel);
         Dim3 g = launch.grid();

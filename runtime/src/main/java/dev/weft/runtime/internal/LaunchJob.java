@@ -24,6 +24,9 @@ public final class LaunchJob implements Cta.CancelSource {
 
     private static final long DRAINED = Long.MAX_VALUE / 2;
 
+    /** Set on a thread while it runs a CTA: a launch from there would be a launch from inside a kernel. */
+    private static final ThreadLocal<Boolean> IN_CTA = new ThreadLocal<>();
+
     private final Kernel kernel;
     private final CtaProgram program;
     private final Dim3 grid;
@@ -48,6 +51,11 @@ public final class LaunchJob implements Cta.CancelSource {
         this.sharedLimitName = sharedLimitName;
         this.ctaCount = grid.volume();
         this.remaining = new AtomicLong(ctaCount);
+    }
+
+    /** Whether the calling thread is running a CTA, i.e. is inside a kernel. */
+    public static boolean callerIsInKernel() {
+        return IN_CTA.get() != null;
     }
 
     /** The number of CTAs in the grid. */
@@ -81,12 +89,15 @@ public final class LaunchJob implements Cta.CancelSource {
             int by = (int) (rest % grid.y());
             int bz = (int) (rest / grid.y());
             cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
+            IN_CTA.set(Boolean.TRUE);
             try {
                 program.runCta(cta);
             } catch (KernelFault f) {
                 fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
             } catch (Throwable t) {
                 fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), null, String.valueOf(t), t));
+            } finally {
+                IN_CTA.remove();
             }
         }
         finish(1);

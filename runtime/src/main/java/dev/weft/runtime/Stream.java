@@ -46,13 +46,15 @@ public final class Stream {
     /**
      * Queues a launch described by {@code config}.
      *
-     * @return a future completing when the launch has run, exceptionally if it failed or was skipped
+     * @return a future completing when the launch has run, exceptionally if it failed or was skipped; it is
+     *         done once {@link #synchronize()} has returned. Only the runtime completes it: {@code complete}
+     *         and its kind throw {@link UnsupportedOperationException}, {@code cancel} returns false.
      * @throws IllegalArgumentException if a dimension or the shared memory size is out of its limit
      * @throws NullPointerException if an argument is null
      * CUDA: {@code kernel<<<grid, block, sharedMemoryBytes, stream>>>(...)}.
      */
     public CompletableFuture<Void> launch(LaunchConfig config, Kernel kernel) {
-        return enqueue(device.prepare(config, kernel), device.smCount()).copy();
+        return enqueue(device.prepare(config, kernel), device.smCount());
     }
 
     /** Queues {@code job}, waking up to {@code wake} SMs once it may start; returns its own future. */

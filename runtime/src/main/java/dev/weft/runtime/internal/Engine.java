@@ -108,7 +108,10 @@ public final class Engine implements AutoCloseable {
             LockSupport.unpark(w.thread);
         }
         for (LaunchJob job; (job = queue.poll()) != null; ) {
-            job.fail(new IllegalStateException("device closed while the launch was queued"));
+            // A launch whose CTAs are all claimed is running, not queued: the SMs running them complete it.
+            if (!job.drained()) {
+                job.fail(new IllegalStateException("device closed while the launch was queued"));
+            }
         }
     }
 

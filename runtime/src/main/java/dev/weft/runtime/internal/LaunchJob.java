@@ -6,7 +6,6 @@ import dev.weft.runtime.KernelException;
 import dev.weft.runtime.spi.Cta;
 import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.runtime.spi.KernelFault;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -38,7 +37,7 @@ public final class LaunchJob implements Cta.CancelSource {
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong remaining;
     private volatile Throwable failure;
-    final CompletableFuture<Void> done = new CompletableFuture<>();
+    final LaunchFuture done = new LaunchFuture();
 
     public LaunchJob(Kernel kernel, CtaProgram program, Dim3 grid, Dim3 block, int warpSize,
             int sharedLimitBytes, String sharedLimitName) {
@@ -64,7 +63,7 @@ public final class LaunchJob implements Cta.CancelSource {
     }
 
     /** Completes when every CTA has finished or was skipped; exceptionally on the first failure. */
-    public CompletableFuture<Void> done() {
+    public LaunchFuture done() {
         return done;
     }
 
@@ -123,16 +122,16 @@ public final class LaunchJob implements Cta.CancelSource {
     /** Completes the launch without running it: a predecessor failed. */
     public void skip(Throwable cause) {
         next.set(DRAINED);
-        done.completeExceptionally(cause);
+        done.failWith(cause);
     }
 
     private void finish(long ctas) {
         if (remaining.addAndGet(-ctas) == 0) {
             Throwable f = failure;
             if (f == null) {
-                done.complete(null);
+                done.succeed();
             } else {
-                done.completeExceptionally(f);
+                done.failWith(f);
             }
         }
     }

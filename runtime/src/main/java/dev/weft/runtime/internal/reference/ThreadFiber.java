@@ -65,6 +65,9 @@ final class ThreadFiber implements Fiber {
 
     @Override
     public void suspend() {
+        if (cancelled) {
+            throw new Cancelled(); // a kernel that caught Cancelled must not park again: cancel() waits for it
+        }
         fiberTurn = false;
         LockSupport.unpark(scheduler);
         waitForTurn();
@@ -79,12 +82,20 @@ final class ThreadFiber implements Fiber {
         }
     }
 
+    /**
+     * Unwinds the suspended kernel thread and waits until it has finished: its {@link RefThread} is reused by
+     * the next CTA on this SM, and an unwinding thread still writes to it (its state, its failure).
+     */
     @Override
     public void cancel() {
         if (!done && thread.getState() != Thread.State.NEW) {
+            scheduler = Thread.currentThread();
             cancelled = true;
             fiberTurn = true;
             LockSupport.unpark(thread);
+            while (!done) {
+                LockSupport.park(this);
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ public final class Stream {
         Throwable poison;
         synchronized (this) {
             if (error == null && failedBefore != null) {
-                error = unwrap(failedBefore);
+                error = rootFailure(failedBefore);
             }
             poison = error;
         }
@@ -123,7 +123,7 @@ public final class Stream {
         synchronized (this) {
             failure = error;
             if (failure == null && waitingFor.isCompletedExceptionally()) {
-                failure = unwrap(waitingFor.exceptionNow());
+                failure = rootFailure(waitingFor.exceptionNow());
             }
             error = null;
             if (tail == waitingFor && waitingFor.isCompletedExceptionally()) {
@@ -156,6 +156,18 @@ public final class Stream {
             t = t.getCause();
         }
         return t;
+    }
+
+    /**
+     * The failure that poisons a stream: through wrappers, and through skipped launches (an event recorded
+     * after one carries its skip to other streams) to the launch that really failed.
+     */
+    private static Throwable rootFailure(Throwable t) {
+        Throwable f = unwrap(t);
+        while (f instanceof LaunchSkippedException skipped && skipped.getCause() != null) {
+            f = unwrap(skipped.getCause());
+        }
+        return f;
     }
 
     static RuntimeException asRuntime(Throwable t) {

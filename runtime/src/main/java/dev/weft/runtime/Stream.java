@@ -2,6 +2,7 @@ package dev.weft.runtime;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
+import dev.weft.runtime.internal.Checks;
 import dev.weft.runtime.internal.LaunchJob;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -100,7 +101,7 @@ public final class Stream {
      * CUDA: {@code cudaStreamWaitEvent(stream, event)}.
      */
     public void waitFor(Event event) {
-        CompletableFuture<Void> other = event.internalFuture();
+        CompletableFuture<Void> other = Checks.notNull("event", event).internalFuture();
         synchronized (this) {
             tail = CompletableFuture.allOf(tail, other);
         }

@@ -147,6 +147,7 @@ class LaunchValidationTest {
                 assertThrows(NullPointerException.class, () -> s.launch(Dim3.of(1), null, COUNTING)).getMessage());
         assertEquals("kernel must not be null", assertThrows(NullPointerException.class, () -> device.compileReport(null)).getMessage());
         assertEquals("config must not be null", assertThrows(NullPointerException.class, () -> Device.create(null)).getMessage());
+        assertEquals("event must not be null", assertThrows(NullPointerException.class, () -> s.waitFor(null)).getMessage());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.weft;
 
+import java.io.Serializable;
+
 /**
  * A 1D, 2D or 3D extent or coordinate: grid and block dimensions, block and thread indices.
  *
@@ -7,13 +9,16 @@ package dev.weft;
  * rejects negative components; the runtime checks launch limits (which parameter, what limit) before
  * any thread runs.
  *
+ * <p>Serializable, so that a {@code KernelException}, which carries the failing CTA's and thread's
+ * coordinates, can be serialized.
+ *
  * <p>CUDA: {@code dim3} (extents) and {@code uint3} (coordinates).
  *
  * @param x the x component
  * @param y the y component
  * @param z the z component
  */
-public record Dim3(int x, int y, int z) {
+public record Dim3(int x, int y, int z) implements Serializable {
 
     /** Validates that no component is negative. */
     public Dim3 {

@@ -36,6 +36,18 @@ class Dim3Test {
     }
 
     @Test
+    void serialization_roundTrips() throws Exception {
+        Dim3 d = Dim3.of(4, 5, 6);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(d);
+        }
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            assertEquals(d, in.readObject());
+        }
+    }
+
+    @Test
     void toString_printsCoordinates() {
         assertEquals("(4, 5, 6)", Dim3.of(4, 5, 6).toString());
     }

@@ -2,6 +2,7 @@ package dev.weft.runtime;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
+import dev.weft.runtime.internal.Checks;
 import dev.weft.runtime.internal.LaunchJob;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -72,7 +73,7 @@ public final class Stream {
         Throwable poison;
         synchronized (this) {
             if (error == null && failedBefore != null) {
-                error = unwrap(failedBefore);
+                error = rootFailure(failedBefore);
             }
             poison = error;
         }
@@ -100,7 +101,7 @@ public final class Stream {
      * CUDA: {@code cudaStreamWaitEvent(stream, event)}.
      */
     public void waitFor(Event event) {
-        CompletableFuture<Void> other = event.internalFuture();
+        CompletableFuture<Void> other = Checks.notNull("event", event).internalFuture();
         synchronized (this) {
             tail = CompletableFuture.allOf(tail, other);
         }
@@ -123,7 +124,7 @@ public final class Stream {
         synchronized (this) {
             failure = error;
             if (failure == null && waitingFor.isCompletedExceptionally()) {
-                failure = unwrap(waitingFor.exceptionNow());
+                failure = rootFailure(waitingFor.exceptionNow());
             }
             error = null;
             if (tail == waitingFor && waitingFor.isCompletedExceptionally()) {
@@ -156,6 +157,18 @@ public final class Stream {
             t = t.getCause();
         }
         return t;
+    }
+
+    /**
+     * The failure that poisons a stream: through wrappers, and through skipped launches (an event recorded
+     * after one carries its skip to other streams) to the launch that really failed.
+     */
+    private static Throwable rootFailure(Throwable t) {
+        Throwable f = unwrap(t);
+        while (f instanceof LaunchSkippedException skipped && skipped.getCause() != null) {
+            f = unwrap(skipped.getCause());
+        }
+        return f;
     }
 
     static RuntimeException asRuntime(Throwable t) {

@@ -253,7 +253,7 @@ class AtomicsInKernelsTest {
 
     // ---- each operation against its definition, on global and on shared arrays ------------------
 
-    interface IntOp extends java.io.Serializable {
+    interface IntOp {
         int apply(int[] a, int i, int v);
     }
 
@@ -261,7 +261,7 @@ class AtomicsInKernelsTest {
         int next(int old, int v);
     }
 
-    interface LongOp extends java.io.Serializable {
+    interface LongOp {
         long apply(long[] a, int i, long v);
     }
 
@@ -269,7 +269,7 @@ class AtomicsInKernelsTest {
         long next(long old, long v);
     }
 
-    interface FloatOp extends java.io.Serializable {
+    interface FloatOp {
         float apply(float[] a, int i, float v);
     }
 
@@ -277,7 +277,7 @@ class AtomicsInKernelsTest {
         float next(float old, float v);
     }
 
-    interface DoubleOp extends java.io.Serializable {
+    interface DoubleOp {
         double apply(double[] a, int i, double v);
     }
 

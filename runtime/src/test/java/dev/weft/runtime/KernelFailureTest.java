@@ -173,6 +173,28 @@ class KernelFailureTest {
     }
 
     @Test
+    void kernelException_serializes_withCoordinatesAndCause() throws Exception {
+        KernelException e = assertThrows(KernelException.class, () -> device.launch(Dim3.of(3), Dim3.of(4, 2), t -> {
+            if (t.blockIdxX() == 2 && t.threadIdxX() == 1 && t.threadIdxY() == 1) {
+                throw new IllegalStateException("sent elsewhere");
+            }
+        }));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(e);
+        }
+        KernelException back;
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            back = (KernelException) in.readObject();
+        }
+        assertEquals(e.getMessage(), back.getMessage());
+        assertEquals(Dim3.of(2, 0, 0), back.blockIdx());
+        assertEquals(Dim3.of(1, 1, 0), back.threadIdx().orElseThrow());
+        assertEquals(e.kernel(), back.kernel());
+        assertEquals("sent elsewhere", back.getCause().getMessage());
+    }
+
+    @Test
     void launch_manyFailuresInARow_deviceKeepsWorking() {
         for (int i = 0; i < 50; i++) {
             int bad = i % 7;

@@ -78,6 +78,14 @@ class LaunchValidationTest {
     }
 
     @Test
+    void launch_negativeDimension_rejectedWhereTheDim3IsMade() {
+        // A negative extent cannot reach a launch: Dim3 itself refuses it, naming the components.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.launch(Dim3.of(4, -2), Dim3.of(32), COUNTING));
+        assertEquals("Dim3 components must be >= 0: (4, -2, 1)", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.launch(Dim3.of(1), new Dim3(-32, 1, 1), COUNTING));
+    }
+
+    @Test
     void launch_blockDimAtEachLimit_accepted() {
         RAN[0] = 0;
         device.launch(Dim3.of(1), Dim3.of(1024), COUNTING);
@@ -139,6 +147,7 @@ class LaunchValidationTest {
                 assertThrows(NullPointerException.class, () -> s.launch(Dim3.of(1), null, COUNTING)).getMessage());
         assertEquals("kernel must not be null", assertThrows(NullPointerException.class, () -> device.compileReport(null)).getMessage());
         assertEquals("config must not be null", assertThrows(NullPointerException.class, () -> Device.create(null)).getMessage());
+        assertEquals("event must not be null", assertThrows(NullPointerException.class, () -> s.waitFor(null)).getMessage());
     }
 
     @Test

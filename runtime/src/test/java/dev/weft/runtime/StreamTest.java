@@ -344,6 +344,25 @@ class StreamTest {
     }
 
     @Test
+    void eventAfterSkippedLaunch_poisonsWaitingStreamWithTheOriginalFailure() throws Exception {
+        Stream s1 = device.createStream();
+        Stream s2 = device.createStream();
+        CompletableFuture<Void> failing = s1.launch(Dim3.of(1), Dim3.of(1), t -> {
+            throw new IllegalStateException("root");
+        });
+        count(s1); // skipped; the event below follows it
+        Event e = s1.record();
+        s2.waitFor(e);
+        CompletableFuture<Void> skipped = count(s2);
+        KernelException failure = assertInstanceOf(KernelException.class, failureOf(failing));
+        LaunchSkippedException se = assertInstanceOf(LaunchSkippedException.class, failureOf(skipped));
+        assertSame(failure, se.getCause(), "the cause of a skipped launch is the failure, however far it travelled");
+        assertSame(failure, assertThrows(KernelException.class, s2::synchronize));
+        assertSame(failure, assertThrows(KernelException.class, s1::synchronize));
+        assertEquals(0, counter[0]);
+    }
+
+    @Test
     void eventAfterSkippedLaunch_synchronizeThrowsLaunchSkipped() {
         Stream s = device.createStream();
         s.launch(Dim3.of(1), Dim3.of(1), t -> {

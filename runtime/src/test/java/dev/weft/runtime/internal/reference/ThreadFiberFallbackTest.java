@@ -6,16 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
+import dev.weft.runtime.ConvergenceTest;
 import dev.weft.runtime.Device;
 import dev.weft.runtime.DeviceConfig;
 import dev.weft.runtime.ExecutorChoice;
 import dev.weft.runtime.KernelException;
-import dev.weft.runtime.ConvergenceTest;
 import dev.weft.runtime.SharedMemoryTest;
 import dev.weft.runtime.WarpIntrinsicsTest;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -107,15 +108,27 @@ class ThreadFiberFallbackTest {
     @Nested
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     class Convergence extends ConvergenceTest {
+        @BeforeEach
+        void fallbackIsForced() {
+            assertEquals("virtual-thread", ReferenceKernel.fiberMechanism());
+        }
     }
 
     @Nested
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     class WarpIntrinsics extends WarpIntrinsicsTest {
+        @BeforeEach
+        void fallbackIsForced() {
+            assertEquals("virtual-thread", ReferenceKernel.fiberMechanism());
+        }
     }
 
     @Nested
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     class SharedMemory extends SharedMemoryTest {
+        @BeforeEach
+        void fallbackIsForced() {
+            assertEquals("virtual-thread", ReferenceKernel.fiberMechanism());
+        }
     }
 }

@@ -142,7 +142,8 @@ public interface ThreadContext {
     // ---- warp shuffle ------------------------------------------------------------------------
     // A shuffle divides the warp into segments of `width` lanes (a power of two, at most warpSize).
     // A lane whose source falls outside the range the rule allows, or whose source lane is inactive,
-    // gets its own value back.
+    // gets its own value back. As in PTX, only the low log2(warpSize) bits of srcLane, delta and
+    // laneMask count: shflUp(v, 33) on a 32-lane warp is shflUp(v, 1).
 
     /**
      * The {@code value} of lane {@code srcLane mod width} of this lane's segment.

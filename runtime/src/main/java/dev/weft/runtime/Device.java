@@ -9,8 +9,10 @@ import dev.weft.runtime.internal.LaunchJob;
 import dev.weft.runtime.spi.CompiledKernel;
 import dev.weft.runtime.spi.DeviceShape;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -48,7 +50,9 @@ public final class Device implements AutoCloseable {
     private final Engine engine;
     private final KernelSelector selector;
     private final Stream defaultStream;
-    private final List<Stream> streams = new CopyOnWriteArrayList<>();
+    // Weak: a stream the program dropped is forgotten once idle (pending launches keep it reachable
+    // through their futures), so creating a stream per request does not leak.
+    private final Set<Stream> streams = Collections.newSetFromMap(new WeakHashMap<>());
     private volatile boolean closed;
 
     private Device(DeviceConfig config) {
@@ -56,7 +60,7 @@ public final class Device implements AutoCloseable {
         this.engine = new Engine("weft" + IDS.getAndIncrement(), config.smCount());
         this.selector = new KernelSelector(config.executor(), new DeviceShape(config.warpSize(), config.sharedMemoryPerBlockBytes()));
         this.defaultStream = new Stream(this);
-        streams.add(defaultStream);
+        streams.add(defaultStream); // not yet shared: no lock needed
     }
 
     /** A device with {@link DeviceConfig#defaults()}. */
@@ -76,7 +80,9 @@ public final class Device implements AutoCloseable {
 
     /**
      * Runs {@code kernel} over {@code grid} CTAs of {@code block} threads and returns when every thread has
-     * finished. Runs on the default stream, after anything queued there.
+     * finished. Runs on the default stream, after anything queued there; if an earlier asynchronous launch
+     * on the default stream failed, this launch is skipped and that failure is thrown (CUDA's sticky
+     * errors, reported at the next synchronizing call).
      *
      * @throws IllegalArgumentException if a dimension is out of its limit (the message names it)
      * @throws KernelException if a thread failed or broke a convergence rule
@@ -108,7 +114,9 @@ public final class Device implements AutoCloseable {
     public Stream createStream() {
         checkOpen();
         Stream s = new Stream(this);
-        streams.add(s);
+        synchronized (streams) {
+            streams.add(s);
+        }
         return s;
     }
 
@@ -119,7 +127,11 @@ public final class Device implements AutoCloseable {
      */
     public void synchronize() {
         RuntimeException first = null;
-        for (Stream s : new ArrayList<>(streams)) {
+        List<Stream> live;
+        synchronized (streams) {
+            live = new ArrayList<>(streams);
+        }
+        for (Stream s : live) {
             try {
                 s.synchronize();
             } catch (RuntimeException e) {

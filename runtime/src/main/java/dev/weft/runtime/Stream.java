@@ -70,6 +70,16 @@ public final class Stream {
     }
 
     private void start(LaunchJob job, Throwable failedBefore, int wake) {
+        try {
+            startOrSkip(job, failedBefore, wake);
+        } catch (Throwable bug) {
+            // Runs inside whenComplete, whose outcome nobody reads: a throw here would leave the launch
+            // pending forever and synchronize() hanging. Fail the launch instead.
+            job.skip(bug);
+        }
+    }
+
+    private void startOrSkip(LaunchJob job, Throwable failedBefore, int wake) {
         Throwable poison;
         synchronized (this) {
             if (error == null && failedBefore != null) {

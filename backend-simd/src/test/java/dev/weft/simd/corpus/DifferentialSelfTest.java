@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every corpus case, is reported; so is one executor failing where the other did not, or failing at
  * another thread. Without this, a comparator that compared nothing would pass the whole corpus.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+// A separate thread, so a kernel that never ends fails its test instead of hanging the run.
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DifferentialSelfTest {
 
     private static Differential devices;

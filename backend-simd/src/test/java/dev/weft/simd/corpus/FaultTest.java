@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * the lowest linear thread id (it runs the threads of a CTA in that order), and a SIMD backend must name
  * the same lane.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+// A separate thread, so a kernel that never ends fails its test instead of hanging the run.
+@Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FaultTest {
 
     private static Differential devices;

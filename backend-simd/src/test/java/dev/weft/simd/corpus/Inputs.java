@@ -102,6 +102,57 @@ public final class Inputs {
         return a;
     }
 
+    /**
+     * {@code n} ints for generated kernels: a third small ({@code [-8, 8]}, so comparisons often meet equal
+     * values and shifts and trip counts stay short), a third special, a third over the whole range.
+     */
+    public int[] intsMixed(int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            int kind = random.nextInt(3);
+            a[i] = kind == 0 ? random.nextInt(-8, 9) : kind == 1 ? SPECIAL_INTS[random.nextInt(SPECIAL_INTS.length)] : random.nextInt();
+        }
+        return a;
+    }
+
+    /** As {@link #intsMixed}, for longs. */
+    public long[] longsMixed(int n) {
+        long[] a = new long[n];
+        for (int i = 0; i < n; i++) {
+            int kind = random.nextInt(3);
+            a[i] = kind == 0 ? random.nextInt(-8, 9) : kind == 1 ? SPECIAL_LONGS[random.nextInt(SPECIAL_LONGS.length)] : random.nextLong();
+        }
+        return a;
+    }
+
+    /**
+     * {@code n} floats for generated kernels: 40% small integers in {@code [-8, 8]}, 35% in
+     * {@code [-100, 100)}, 15% of random magnitude and 10% special (NaN, infinities, zeros, extremes), so
+     * that NaN does not swallow most results.
+     */
+    public float[] floatsMixed(int n) {
+        float[] a = new float[n];
+        for (int i = 0; i < n; i++) {
+            int roll = random.nextInt(100);
+            a[i] = roll < 40 ? random.nextInt(-8, 9) : roll < 75 ? nextFloat(-100f, 100f)
+                    : roll < 90 ? (float) ((random.nextBoolean() ? 1 : -1) * Math.scalb(1 + random.nextDouble(), random.nextInt(-30, 40)))
+                    : SPECIAL_FLOATS[random.nextInt(SPECIAL_FLOATS.length)];
+        }
+        return a;
+    }
+
+    /** As {@link #floatsMixed}, for doubles. */
+    public double[] doublesMixed(int n) {
+        double[] a = new double[n];
+        for (int i = 0; i < n; i++) {
+            int roll = random.nextInt(100);
+            a[i] = roll < 40 ? random.nextInt(-8, 9) : roll < 75 ? random.nextDouble(-100, 100)
+                    : roll < 90 ? (random.nextBoolean() ? 1 : -1) * Math.scalb(1 + random.nextDouble(), random.nextInt(-60, 70))
+                    : SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)];
+        }
+        return a;
+    }
+
     /** {@code n} longs in {@code [lo, hi)}. */
     public long[] longs(int n, long lo, long hi) {
         long[] a = new long[n];

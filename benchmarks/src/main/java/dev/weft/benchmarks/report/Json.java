@@ -51,7 +51,7 @@ final class Json {
         Map<String, Object> m = new LinkedHashMap<>();
         at++;
         space();
-        if (text.charAt(at) == '}') {
+        if (peek() == '}') {
             at++;
             return m;
         }
@@ -62,7 +62,7 @@ final class Json {
             expect(':');
             m.put(key, value());
             space();
-            if (text.charAt(at) == ',') {
+            if (peek() == ',') {
                 at++;
             } else {
                 expect('}');
@@ -75,14 +75,14 @@ final class Json {
         List<Object> list = new ArrayList<>();
         at++;
         space();
-        if (text.charAt(at) == ']') {
+        if (peek() == ']') {
             at++;
             return list;
         }
         while (true) {
             list.add(value());
             space();
-            if (text.charAt(at) == ',') {
+            if (peek() == ',') {
                 at++;
             } else {
                 expect(']');
@@ -95,12 +95,14 @@ final class Json {
         expect('"');
         StringBuilder sb = new StringBuilder();
         while (true) {
-            char c = text.charAt(at++);
+            char c = peek();
+            at++;
             if (c == '"') {
                 return sb.toString();
             }
             if (c == '\\') {
-                char e = text.charAt(at++);
+                char e = peek();
+                at++;
                 switch (e) {
                     case 'n' -> sb.append('\n');
                     case 't' -> sb.append('\t');
@@ -136,6 +138,14 @@ final class Json {
         }
         at += word.length();
         return value;
+    }
+
+    /** The next character; an error, not an index exception, at the end of truncated input. */
+    private char peek() {
+        if (at >= text.length()) {
+            throw error("unexpected end");
+        }
+        return text.charAt(at);
     }
 
     private void expect(char c) {

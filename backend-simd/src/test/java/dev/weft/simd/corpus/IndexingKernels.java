@@ -61,6 +61,30 @@ final class IndexingKernels {
                     return Instance.of(k).check("dst", dst);
                 }),
 
+                CorpusCase.of("idsInsideLoopsAndConditions", GROUP, Shapes.LINE, (in, s) -> {
+                    // Thread ids read in loop headers, conditions, ternaries and helper arguments, not only
+                    // at the top of the kernel.
+                    int n = in.sizeFor(s.threads());
+                    int[] x = in.ints(n, 0, 6);
+                    int[] out = new int[n];
+                    Kernel k = t -> {
+                        int i = t.globalIdX();
+                        if (i < n) {
+                            int acc = 0;
+                            int c = 0;
+                            while (c < x[i] && (t.threadIdxX() + c) % 7 != 3) {
+                                c++;
+                                acc += t.laneId() > 15 ? t.warpId() : c;
+                            }
+                            for (int j = t.threadIdxX() & 3; j < 4; j++) {
+                                acc = acc * 3 + MathKernels.clampInt(t.blockIdxX() + j, 0, 2);
+                            }
+                            out[i] = acc;
+                        }
+                    };
+                    return Instance.of(k).check("out", out);
+                }),
+
                 CorpusCase.of("rowMajor2dGuarded", GROUP, Shapes.PLANE, (in, s) -> {
                     // A 2D problem smaller than the grid in both directions: guards on x and y.
                     int w = Math.max(1, s.extentX() - in.nextInt(0, 5));

@@ -1,0 +1,120 @@
+package dev.weft.simd.fuzz;
+
+import dev.weft.Kernel;
+import dev.weft.simd.corpus.Differential;
+import dev.weft.simd.corpus.Inputs;
+import dev.weft.simd.corpus.Instance;
+import dev.weft.simd.corpus.Tolerance;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Runs generated kernels on a {@link Differential}'s two devices and compares their outputs: int, long,
+ * float and double outputs bit for bit, the transcendental outputs under {@link Tolerance#MATH_1ULP}.
+ */
+public final class FuzzHarness {
+
+    private FuzzHarness() {
+    }
+
+    /** A program compiled and loaded: its class, ready to instantiate. */
+    public record Loaded(KernelGenerator.Program program, Class<?> kernelClass) {
+    }
+
+    /** Compiles {@code programs} in one javac run and loads each with a class loader of its own. */
+    public static List<Loaded> compileAll(List<KernelGenerator.Program> programs) {
+        List<InMemoryCompiler.Source> sources = programs.stream()
+                .map(p -> new InMemoryCompiler.Source(p.className(), p.source())).toList();
+        Map<String, byte[]> classes;
+        try {
+            classes = InMemoryCompiler.compile(sources);
+        } catch (IllegalStateException e) {
+            StringBuilder sb = new StringBuilder(e.getMessage());
+            for (KernelGenerator.Program p : programs) {
+                if (e.getMessage().contains(p.simpleName())) {
+                    sb.append("\n--- seed 0x").append(Long.toHexString(p.seed())).append(" ---\n").append(numbered(p.source()));
+                }
+            }
+            throw new IllegalStateException(sb.toString(), e);
+        }
+        List<Loaded> loaded = new ArrayList<>();
+        for (KernelGenerator.Program p : programs) {
+            ClassLoader loader = InMemoryCompiler.loader(classes);
+            try {
+                loaded.add(new Loaded(p, Class.forName(p.className(), true, loader)));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("compiled but not loadable: " + p.className(), e);
+            }
+        }
+        return loaded;
+    }
+
+    /**
+     * Builds the kernel object of {@code loaded} over fresh arrays filled from the program's seed.
+     *
+     * @return the instance, with its six output arrays registered for comparison
+     */
+    public static Instance instantiate(Loaded loaded) {
+        KernelGenerator.Program p = loaded.program();
+        int n = p.n();
+        Inputs in = new Inputs(p.seed() * 31 + 17);
+        int[] ia = in.intsMixed(n);
+        long[] la = in.longsMixed(n);
+        float[] fa = in.floatsMixed(n);
+        double[] da = in.doublesMixed(n);
+        int si = in.intsMixed(1)[0];
+        long sl = in.longsMixed(1)[0];
+        float sf = in.floatsMixed(1)[0];
+        double sd = in.doublesMixed(1)[0];
+        int slots = KernelGenerator.SLOTS;
+        int[] io = in.ints(n * slots, -100, 100);
+        long[] lo = new long[n * slots];
+        float[] fo = new float[n * slots];
+        double[] dout = new double[n * slots];
+        float[] fm = new float[n];
+        double[] dm = new double[n];
+        Kernel kernel;
+        try {
+            Method factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
+                    double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
+                    float[].class, double[].class, float[].class, double[].class);
+            kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm);
+        } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException e) {
+            throw new IllegalStateException("generated class without the expected factory: " + loaded.kernelClass(), e);
+        }
+        return Instance.of(kernel).check("io", io).check("lo", lo).check("fo", fo).check("dout", dout)
+                .check("fm", fm, Tolerance.MATH_1ULP).check("dm", dm, Tolerance.MATH_1ULP);
+    }
+
+    /**
+     * Runs {@code reference} on the reference device and {@code other} on the other one, then
+     * {@code corruptOther} on the other's instance (identity for real runs), and compares.
+     *
+     * @return the first difference, or empty
+     */
+    public static Optional<String> runPair(Differential devices, Loaded reference, Loaded other, Consumer<Instance> corruptOther) {
+        KernelGenerator.Program p = reference.program();
+        return devices.compare(instantiate(reference), instantiate(other), p.grid(), p.block(), corruptOther);
+    }
+
+    /** A failure report: what differed, the seed, how to re-run it, and the numbered source. */
+    public static String report(KernelGenerator.Program p, String difference) {
+        return "fuzz kernel from seed 0x" + Long.toHexString(p.seed()) + " (grid " + p.grid() + ", block " + p.block()
+                + ", n " + p.n() + ") differs: " + difference + "\nre-run with -Dweft.fuzz.seed=0x" + Long.toHexString(p.seed())
+                + "\n" + numbered(p.source());
+    }
+
+    static String numbered(String source) {
+        StringBuilder sb = new StringBuilder();
+        String[] lines = source.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            sb.append(String.format("%4d  %s%n", i + 1, lines[i]));
+        }
+        return sb.toString();
+    }
+}

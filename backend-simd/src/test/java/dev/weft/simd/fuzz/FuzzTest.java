@@ -1,0 +1,92 @@
+package dev.weft.simd.fuzz;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.weft.runtime.CompileReport;
+import dev.weft.simd.corpus.Differential;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Random kernels from {@link KernelGenerator}, compiled in memory, run on a REFERENCE and an AUTO device,
+ * outputs compared. Prints how many of them the AUTO device compiled and the reasons it gave for the rest.
+ *
+ * <p>System properties: {@code weft.fuzz.count} (kernels per run, default 120), {@code weft.fuzz.base}
+ * (the first seed; random by default and printed), {@code weft.fuzz.seed} (run only this seed, printing
+ * its source), e.g.
+ * {@code mvn -o -q -pl backend-simd -am test -Dtest=FuzzTest -Dsurefire.failIfNoSpecifiedTests=false -Dweft.fuzz.seed=0x1f}.
+ */
+// A separate thread, so a kernel that never ends fails its test instead of hanging the run.
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class FuzzTest {
+
+    private static final int BATCH = 40;
+    private static final int MAX_REPORTED = 3;
+
+    /** Every fourth seed also stores transcendental results (compared within 1-2 ulps). */
+    static KernelGenerator.Options optionsFor(long seed) {
+        return (seed & 3) == 0 ? KernelGenerator.Options.withTolerantMath() : KernelGenerator.Options.exact();
+    }
+
+    @Test
+    void fuzz_randomKernels_matchReference() {
+        String single = System.getProperty("weft.fuzz.seed");
+        long[] seeds;
+        if (single != null) {
+            seeds = new long[] {Long.decode(single)};
+        } else {
+            String pinned = System.getProperty("weft.fuzz.base");
+            long base = pinned != null ? Long.decode(pinned) : new SecureRandom().nextLong() >>> 8;
+            int count = Integer.getInteger("weft.fuzz.count", 120);
+            seeds = LongStream.range(0, count).map(i -> base + i).toArray();
+            System.out.println("fuzz: " + count + " kernels from seed 0x" + Long.toHexString(base)
+                    + " (pin with -Dweft.fuzz.base=0x" + Long.toHexString(base) + ")");
+        }
+        List<String> failures = new ArrayList<>();
+        Map<String, Integer> declines = new TreeMap<>();
+        int compiled = 0;
+        try (Differential devices = new Differential(32)) {
+            for (int from = 0; from < seeds.length && failures.size() < MAX_REPORTED; from += BATCH) {
+                List<KernelGenerator.Program> batch = new ArrayList<>();
+                for (int i = from; i < Math.min(seeds.length, from + BATCH); i++) {
+                    batch.add(KernelGenerator.generate(seeds[i], optionsFor(seeds[i])));
+                }
+                for (FuzzHarness.Loaded loaded : FuzzHarness.compileAll(batch)) {
+                    if (single != null) {
+                        System.out.println(FuzzHarness.numbered(loaded.program().source()));
+                    }
+                    Optional<String> diff = FuzzHarness.runPair(devices, loaded, loaded, inst -> { });
+                    diff.ifPresent(d -> failures.add(FuzzHarness.report(loaded.program(), d)));
+                    CompileReport report = devices.auto().compileReport(FuzzHarness.instantiate(loaded).kernel());
+                    if (report.compiled()) {
+                        compiled++;
+                    } else {
+                        report.reasons().forEach(r -> declines.merge(withoutLineNumbers(r), 1, Integer::sum));
+                    }
+                    if (failures.size() >= MAX_REPORTED) {
+                        break;
+                    }
+                }
+            }
+        }
+        System.out.println("fuzz: " + compiled + " of " + seeds.length + " kernels compiled by a backend"
+                + (declines.isEmpty() ? "" : "; decline reasons (count): " + declines));
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " generated kernel(s) differ between the executors:\n\n" + String.join("\n\n", failures));
+        }
+    }
+
+    /** Groups reasons that differ only in the source line they name. */
+    private static String withoutLineNumbers(String reason) {
+        return reason.replaceAll("Fuzz_\\w+\\.java:\\d+", "<generated>.java:N").replaceAll("Fuzz_\\w+\\.lambda\\$\\w+\\$\\w+\\$\\d+", "<kernel>")
+                .replaceAll("\\d{4,} bytes", "N bytes").replaceAll("Code length \\d+", "Code length N");
+    }
+}

@@ -1,0 +1,710 @@
+package dev.weft.simd.fuzz;
+
+import dev.weft.Dim3;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Generates random, well-typed kernels as Java source: a class with a static method that returns a
+ * {@code Kernel} lambda capturing input arrays and scalars of the four types and writing one element per
+ * thread of each output array.
+ *
+ * <p>The body mixes int, long, float and double expressions over locals, captured values, thread ids,
+ * contiguous and gathered loads, casts (narrowing and float-to-int included), exact {@link Math}
+ * functions, ternaries, {@code &&} and {@code ||}; statements are declarations, plain and compound
+ * assignments, stores, if/else, for, while and do-while loops with uniform or per-thread trip counts,
+ * {@code break}, {@code continue}, early returns, and calls to generated static helpers of the same class.
+ * With {@link Options#tolerantMath}, results of {@code Math.sin/cos/tan/exp/log/pow} are also stored, each
+ * straight into an output compared within the Vector API's accuracy bound, never fed into other
+ * arithmetic, so the tolerance does not have to cover propagated error.
+ *
+ * <p>Every program terminates (loop counters are never assigned in the body and bound the trip count),
+ * never divides an int or long by zero (divisors are {@code (x | 1)} or non-zero constants), never indexes
+ * out of bounds (gathers are {@code (x & 0x7fffffff) % n}) and never races (each thread writes only its
+ * own output elements). Equal seeds give equal programs.
+ */
+public final class KernelGenerator {
+
+    /** The package generated classes live in. */
+    public static final String PACKAGE = "dev.weft.simd.fuzz.generated";
+
+    /**
+     * Output elements per thread in each of the int, long, float and double output arrays: thread
+     * {@code gid} owns {@code [gid * SLOTS, gid * SLOTS + SLOTS)}. Slots 0-3 take stores from anywhere in the
+     * body; slots 4-7 take the final values of the kernel's top-level locals (loop counters included), so a
+     * wrong value anywhere is likely to reach an output.
+     */
+    public static final int SLOTS = 8;
+
+    /** What to generate. */
+    public record Options(boolean tolerantMath, int statementBudget) {
+
+        /** Exact operations only, about 25 statements. */
+        public static Options exact() {
+            return new Options(false, 25);
+        }
+
+        /** Also stores transcendental results, compared within 1 ulp (float) / 2 ulps (double). */
+        public static Options withTolerantMath() {
+            return new Options(true, 25);
+        }
+    }
+
+    /**
+     * A generated kernel.
+     *
+     * @param seed the seed it was generated from
+     * @param simpleName the class's simple name
+     * @param source the compilation unit
+     * @param grid the grid to launch it over
+     * @param block the CTA shape
+     * @param n the problem size: threads at or past it return at once
+     */
+    public record Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n) {
+
+        /** The class's binary name. */
+        public String className() {
+            return PACKAGE + "." + simpleName;
+        }
+
+        /** This program with another class name and source, for mutants. */
+        public Program withSource(String newSimpleName, String newSource) {
+            return new Program(seed, newSimpleName, newSource, grid, block, n);
+        }
+    }
+
+    private enum T {
+        INT("int"), LONG("long"), FLOAT("float"), DOUBLE("double"), BOOL("boolean");
+
+        final String java;
+
+        T(String java) {
+            this.java = java;
+        }
+
+        static final T[] NUMERIC = {INT, LONG, FLOAT, DOUBLE};
+    }
+
+    private record Var(String name, T type, boolean assignable) {
+    }
+
+    private record Helper(String name, T result, List<T> params) {
+    }
+
+    private static final int MAX_EXPR_DEPTH = 3;
+
+    private final SplittableRandom r;
+    private final Options options;
+    private final StringBuilder out = new StringBuilder();
+    private final Deque<List<Var>> scopes = new ArrayDeque<>();
+    private final List<Helper> helpers = new ArrayList<>();
+    private boolean inKernel;
+    /** The result type of the helper being generated, for its early returns. */
+    private T helperResult = T.INT;
+    private boolean twoD;
+    private int nextName;
+    private int indent;
+    private int loopDepth;
+    private int budget;
+
+    private KernelGenerator(long seed, Options options) {
+        this.r = new SplittableRandom(seed);
+        this.options = options;
+    }
+
+    /** The program for {@code seed}. */
+    public static Program generate(long seed, Options options) {
+        return new KernelGenerator(seed, options).program(seed);
+    }
+
+    private Program program(long seed) {
+        String name = "Fuzz_" + Long.toHexString(seed) + (options.tolerantMath ? "_m" : "");
+        Dim3 block;
+        Dim3 grid;
+        twoD = r.nextInt(4) == 0;
+        if (twoD) {
+            int bx = pickInt(1, 4, 8, 16, 32, r.nextInt(1, 40));
+            int by = r.nextInt(1, Math.max(2, Math.min(32, 1024 / bx) + 1));
+            block = Dim3.of(bx, by);
+            grid = Dim3.of(r.nextInt(1, 4), r.nextInt(1, 3));
+        } else {
+            block = Dim3.of(pickInt(1, 32, 33, 64, 100, 1024, r.nextInt(1, 300), r.nextInt(1, 130)));
+            grid = Dim3.of(r.nextInt(1, 5));
+        }
+        int threads = Math.toIntExact(grid.volume() * block.volume());
+        int n = Math.max(1, threads - r.nextInt(0, threads / 4 + 1));
+
+        line("package " + PACKAGE + ";");
+        line("");
+        line("import dev.weft.Kernel;");
+        line("");
+        line("/** Generated from seed 0x" + Long.toHexString(seed) + " by " + KernelGenerator.class.getSimpleName() + ". */");
+        line("public final class " + name + " {");
+        indent++;
+        int helperCount = r.nextInt(0, 3);
+        for (int h = 0; h < helperCount; h++) {
+            helper(h);
+        }
+        line("public static Kernel kernel(int n, int[] ia, long[] la, float[] fa, double[] da, int si, long sl, "
+                + "float sf, double sd, int[] io, long[] lo, float[] fo, double[] dout, float[] fm, double[] dm) {");
+        indent++;
+        line("return t -> {");
+        indent++;
+        inKernel = true;
+        budget = options.statementBudget;
+        scopes.push(new ArrayList<>());
+        line("int gid = " + (twoD ? "t.globalIdY() * (t.gridDimX() * t.blockDimX()) + t.globalIdX()" : "t.globalIdX()") + ";");
+        line("if (gid >= n) {");
+        line("    return;");
+        line("}");
+        block(0);
+        line(output(T.INT, 0) + " += " + expr(T.INT, MAX_EXPR_DEPTH) + ";");
+        line(output(T.LONG, 0) + " ^= " + expr(T.LONG, MAX_EXPR_DEPTH) + ";");
+        line(output(T.FLOAT, 1) + " = " + expr(T.FLOAT, MAX_EXPR_DEPTH) + ";");
+        line(output(T.DOUBLE, 1) + " = " + expr(T.DOUBLE, MAX_EXPR_DEPTH) + ";");
+        dumpLocals(scopes.peek());
+        scopes.pop();
+        indent--;
+        line("};");
+        indent--;
+        line("}");
+        indent--;
+        line("}");
+        return new Program(seed, name, out.toString(), grid, block, n);
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private void helper(int index) {
+        T result = numeric();
+        helperResult = result;
+        List<T> params = new ArrayList<>();
+        int count = r.nextInt(1, 4);
+        List<Var> scope = new ArrayList<>();
+        StringBuilder sig = new StringBuilder();
+        for (int p = 0; p < count; p++) {
+            T type = numeric();
+            params.add(type);
+            String pn = "p" + p;
+            scope.add(new Var(pn, type, true));
+            sig.append(p == 0 ? "" : ", ").append(type.java).append(' ').append(pn);
+        }
+        String name = "h" + index;
+        line("static " + result.java + " " + name + "(" + sig + ") {");
+        indent++;
+        inKernel = false;
+        budget = 6;
+        scopes.push(scope);
+        block(1);
+        line("return " + expr(result, 2) + ";");
+        scopes.pop();
+        indent--;
+        line("}");
+        line("");
+        // Registered after its body, so helpers call only earlier helpers: no recursion.
+        helpers.add(new Helper(name, result, params));
+    }
+
+    // ---- statements ----------------------------------------------------------------------------
+
+    private void block(int depth) {
+        // The top level of the kernel takes whatever budget the nested blocks leave.
+        int count = depth == 0 && inKernel ? Integer.MAX_VALUE : r.nextInt(1, 4);
+        for (int i = 0; i < count && budget > 0; i++) {
+            statement(depth);
+        }
+    }
+
+    private void nested(String header, int depth, String footer) {
+        nested(header, null, depth, footer);
+    }
+
+    /** A block with a header and footer; {@code first}, if not null, is its first statement. */
+    private void nested(String header, String first, int depth, String footer) {
+        line(header);
+        indent++;
+        if (first != null) {
+            line(first);
+        }
+        body(depth);
+        indent--;
+        line(footer);
+    }
+
+    /**
+     * Two times in three, a store that records the loop's iterations in an output, so that a loop that
+     * runs too often or too rarely in some lane (a break or continue mishandled) shows.
+     */
+    private String trace(String counter) {
+        if (!inKernel || r.nextInt(3) == 0) {
+            return null;
+        }
+        String slot = output(T.INT, r.nextInt(4));
+        return slot + " = " + slot + " * 3 + " + counter + ";";
+    }
+
+    /** A block in a scope of its own, observed at its end. */
+    private void body(int depth) {
+        scopes.push(new ArrayList<>());
+        block(depth + 1);
+        observe(scopes.peek());
+        scopes.pop();
+    }
+
+    private void statement(int depth) {
+        budget--;
+        int roll = r.nextInt(100);
+        boolean canNest = depth < 3;
+        if (roll < 28) {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + expr(type, MAX_EXPR_DEPTH) + ";");
+            scopes.peek().add(new Var(name, type, true));
+        } else if (roll < 46) {
+            assignment();
+        } else if (roll < 54 && inKernel) {
+            store();
+        } else if (roll < 68 && canNest) {
+            ifStatement(depth);
+        } else if (roll < 80 && canNest && loopDepth < 2) {
+            loop(depth);
+        } else if (roll < 86 && loopDepth > 0) {
+            line("if (" + expr(T.BOOL, 2) + ") {");
+            line("    " + (r.nextBoolean() ? "break;" : "continue;"));
+            line("}");
+        } else if (roll < 88 && inKernel) {
+            line("if (" + expr(T.BOOL, 2) + ") {");
+            indent++;
+            if (r.nextBoolean()) {
+                store();
+            }
+            line("return;");
+            indent--;
+            line("}");
+        } else if (roll < 94 && !inKernel) {
+            line("if (" + expr(T.BOOL, 2) + ") {");
+            line("    return " + expr(helperResult, 2) + ";");
+            line("}");
+        } else if (roll < 100 && inKernel && options.tolerantMath) {
+            transcendentalStore();
+        } else {
+            assignment();
+        }
+    }
+
+    private void assignment() {
+        List<Var> targets = new ArrayList<>();
+        for (List<Var> scope : scopes) {
+            for (Var v : scope) {
+                if (v.assignable) {
+                    targets.add(v);
+                }
+            }
+        }
+        if (targets.isEmpty()) {
+            if (inKernel) {
+                store();
+            } else {
+                T type = numeric();
+                String name = "v" + nextName++;
+                line(type.java + " " + name + " = " + expr(type, 2) + ";");
+                scopes.peek().add(new Var(name, type, true));
+            }
+            return;
+        }
+        Var v = targets.get(r.nextInt(targets.size()));
+        String op = switch (v.type) {
+            case INT, LONG -> pick("=", "=", "+=", "-=", "*=", "^=", "|=", "<<=", ">>=", ">>>=");
+            default -> pick("=", "=", "+=", "-=", "*=", "/=");
+        };
+        line(v.name + " " + op + " " + expr(v.type, MAX_EXPR_DEPTH) + ";");
+    }
+
+    private void store() {
+        T type = numeric();
+        String op = switch (type) {
+            case INT, LONG -> pick("=", "+=", "^=");
+            default -> pick("=", "+=");
+        };
+        line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, MAX_EXPR_DEPTH) + ";");
+    }
+
+    /** The thread's element {@code slot} of the output array of {@code type}. */
+    private static String output(T type, int slot) {
+        String array = switch (type) {
+            case INT -> "io";
+            case LONG -> "lo";
+            case FLOAT -> "fo";
+            default -> "dout";
+        };
+        return array + "[gid * " + SLOTS + " + " + slot + "]";
+    }
+
+    /** Stores one local of a block that ends here (a value a bug inside the block would change). */
+    private void observe(List<Var> scope) {
+        if (!inKernel || scope.isEmpty() || r.nextInt(3) == 0) {
+            return;
+        }
+        Var v = scope.get(r.nextInt(scope.size()));
+        String op = v.type == T.INT || v.type == T.LONG ? "^=" : "+=";
+        line(output(v.type, r.nextInt(4)) + " " + op + " " + v.name + ";");
+    }
+
+    /** Stores every top-level local in slots 4-7 of its type's output. */
+    private void dumpLocals(List<Var> scope) {
+        int[] used = new int[4];
+        for (Var v : scope) {
+            int k = used[v.type.ordinal()]++;
+            String op = k < 4 ? "=" : v.type == T.INT || v.type == T.LONG ? "^=" : "+=";
+            line(output(v.type, 4 + k % 4) + " " + op + " " + v.name + ";");
+        }
+    }
+
+    private void transcendentalStore() {
+        String f = pick("sin", "cos", "tan", "exp", "log", "pow");
+        if (r.nextBoolean()) {
+            String arg = f.equals("pow") ? expr(T.FLOAT, 2) + ", " + expr(T.FLOAT, 1) : expr(T.FLOAT, 2);
+            line("fm[gid] = (float) Math." + f + "(" + arg + ");");
+        } else {
+            String arg = f.equals("pow") ? expr(T.DOUBLE, 2) + ", " + expr(T.DOUBLE, 1) : expr(T.DOUBLE, 2);
+            line("dm[gid] = Math." + f + "(" + arg + ");");
+        }
+    }
+
+    private void ifStatement(int depth) {
+        nested("if (" + expr(T.BOOL, MAX_EXPR_DEPTH) + ") {", depth, "}");
+        int tail = r.nextInt(3);
+        if (tail == 1) {
+            // Turn the closing brace into an else branch.
+            out.setLength(out.length() - (indentOf(indent) + "}\n").length());
+            nested("} else {", depth, "}");
+        } else if (tail == 2) {
+            out.setLength(out.length() - (indentOf(indent) + "}\n").length());
+            nested("} else if (" + expr(T.BOOL, 2) + ") {", depth, "}");
+        }
+    }
+
+    private void loop(int depth) {
+        loopDepth++;
+        String bound = tripCount();
+        switch (r.nextInt(4)) {
+            case 0, 1 -> {
+                String k = "k" + nextName++;
+                scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
+                if (r.nextBoolean()) {
+                    nested("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
+                } else {
+                    nested("for (int " + k + " = " + bound + "; " + k + " > 0; " + k + "--) {", trace(k), depth, "}");
+                }
+                scopes.pop();
+            }
+            case 2 -> {
+                String c = "c" + nextName++;
+                line("int " + c + " = 0;");
+                scopes.peek().add(new Var(c, T.INT, false));
+                line("while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ") {");
+                indent++;
+                line(c + "++;");
+                String first = trace(c);
+                if (first != null) {
+                    line(first);
+                }
+                body(depth);
+                indent--;
+                line("}");
+            }
+            default -> {
+                String c = "c" + nextName++;
+                line("int " + c + " = 0;");
+                scopes.peek().add(new Var(c, T.INT, false));
+                line("do {");
+                indent++;
+                line(c + "++;");
+                String first = trace(c);
+                if (first != null) {
+                    line(first);
+                }
+                body(depth);
+                indent--;
+                line("} while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ");");
+            }
+        }
+        loopDepth--;
+    }
+
+    /** A trip count: uniform (a constant or a captured scalar) or per thread (from data or ids). */
+    private String tripCount() {
+        if (!inKernel) {
+            return String.valueOf(r.nextInt(0, 6));
+        }
+        return switch (r.nextInt(7)) {
+            case 0 -> String.valueOf(r.nextInt(0, 7));
+            case 1 -> "(si & 7)";
+            case 2 -> "(n % 5)";
+            case 3 -> "(ia[gid] & 7)";
+            case 4 -> "(gid % 6)";
+            case 5 -> "(t.laneId() & 3)";
+            default -> "((int) la[gid] & 5)";
+        };
+    }
+
+    // ---- expressions ---------------------------------------------------------------------------
+
+    private String expr(T type, int depth) {
+        if (type == T.BOOL) {
+            return condition(depth);
+        }
+        if (depth <= 0 || r.nextInt(10) < 3) {
+            return leaf(type);
+        }
+        int d = depth - 1;
+        int roll = r.nextInt(100);
+        if (roll < 40) {
+            return binary(type, d);
+        } else if (roll < 50) {
+            return unary(type, d);
+        } else if (roll < 62) {
+            return conversion(type, d);
+        } else if (roll < 78) {
+            return mathCall(type, d);
+        } else if (roll < 88) {
+            return "(" + condition(d) + " ? " + expr(type, d) + " : " + expr(type, d) + ")";
+        } else {
+            String call = helperCall(type, d);
+            return call != null ? call : binary(type, d);
+        }
+    }
+
+    private String binary(T type, int d) {
+        String a = expr(type, d);
+        return switch (type) {
+            case INT, LONG -> {
+                String op = pick("+", "-", "*", "&", "|", "^", "<<", ">>", ">>>", "/", "%", "+", "*");
+                if (op.equals("/") || op.equals("%")) {
+                    String divisor = r.nextInt(4) == 0 ? literal(type) + " | 1" : expr(type, d) + " | 1";
+                    yield "(" + a + " " + op + " (" + divisor + "))";
+                }
+                if (op.startsWith("<<") || op.startsWith(">>")) {
+                    T countType = r.nextInt(4) == 0 ? (type == T.INT ? T.LONG : T.INT) : type;
+                    yield "(" + a + " " + op + " " + expr(countType, d) + ")";
+                }
+                yield "(" + a + " " + op + " " + expr(type, d) + ")";
+            }
+            default -> "(" + a + " " + pick("+", "-", "*", "/", "%", "+", "*") + " " + expr(type, d) + ")";
+        };
+    }
+
+    private String unary(T type, int d) {
+        return switch (type) {
+            case INT, LONG -> "(" + pick("-", "~") + expr(type, d) + ")";
+            default -> "(-" + expr(type, d) + ")";
+        };
+    }
+
+    private String conversion(T type, int d) {
+        T from = T.NUMERIC[r.nextInt(4)];
+        return switch (type) {
+            case INT -> r.nextInt(4) == 0
+                    ? "((" + pick("byte", "short", "char") + ") " + expr(T.INT, d) + ")"
+                    : "((int) " + expr(from, d) + ")";
+            case LONG -> "((long) " + expr(from, d) + ")";
+            case FLOAT -> "((float) " + expr(from, d) + ")";
+            default -> "((double) " + expr(from, d) + ")";
+        };
+    }
+
+    private String mathCall(T type, int d) {
+        return switch (type) {
+            case INT, LONG -> switch (r.nextInt(3)) {
+                case 0 -> "Math.abs(" + expr(type, d) + ")";
+                case 1 -> "Math.min(" + expr(type, d) + ", " + expr(type, d) + ")";
+                default -> "Math.max(" + expr(type, d) + ", " + expr(type, d) + ")";
+            };
+            case FLOAT -> switch (r.nextInt(9)) {
+                case 0 -> "Math.abs(" + expr(type, d) + ")";
+                case 1 -> "Math.min(" + expr(type, d) + ", " + expr(type, d) + ")";
+                case 2 -> "Math.max(" + expr(type, d) + ", " + expr(type, d) + ")";
+                case 3 -> "Math.fma(" + expr(type, d) + ", " + expr(type, d) + ", " + expr(type, d) + ")";
+                case 4 -> "((float) Math.sqrt(" + expr(type, d) + "))";
+                case 5 -> "((float) Math.floor(" + expr(type, d) + "))";
+                case 6 -> "((float) Math.ceil(" + expr(type, d) + "))";
+                case 7 -> "((float) Math.rint(" + expr(type, d) + "))";
+                default -> "Math.copySign(" + expr(type, d) + ", " + expr(type, d) + ")";
+            };
+            default -> switch (r.nextInt(9)) {
+                case 0 -> "Math.abs(" + expr(type, d) + ")";
+                case 1 -> "Math.min(" + expr(type, d) + ", " + expr(type, d) + ")";
+                case 2 -> "Math.max(" + expr(type, d) + ", " + expr(type, d) + ")";
+                case 3 -> "Math.fma(" + expr(type, d) + ", " + expr(type, d) + ", " + expr(type, d) + ")";
+                case 4 -> "Math.sqrt(" + expr(type, d) + ")";
+                case 5 -> "Math.floor(" + expr(type, d) + ")";
+                case 6 -> "Math.ceil(" + expr(type, d) + ")";
+                case 7 -> "Math.rint(" + expr(type, d) + ")";
+                default -> "Math.copySign(" + expr(type, d) + ", " + expr(type, d) + ")";
+            };
+        };
+    }
+
+    private String helperCall(T type, int d) {
+        List<Helper> fit = helpers.stream().filter(h -> h.result == type).toList();
+        if (fit.isEmpty()) {
+            return null;
+        }
+        Helper h = fit.get(r.nextInt(fit.size()));
+        StringBuilder sb = new StringBuilder(h.name).append('(');
+        for (int i = 0; i < h.params.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(expr(h.params.get(i), Math.min(d, 1)));
+        }
+        return sb.append(')').toString();
+    }
+
+    private String condition(int depth) {
+        int roll = depth <= 0 ? r.nextInt(60) : r.nextInt(100);
+        if (roll < 60) {
+            T type = T.NUMERIC[r.nextInt(4)];
+            String cmp = pick("<", "<=", ">", ">=", "==", "!=");
+            return "(" + expr(type, Math.max(0, depth - 1)) + " " + cmp + " " + expr(type, Math.max(0, depth - 1)) + ")";
+        } else if (roll < 70) {
+            return "((" + expr(T.INT, depth - 1) + " & 1) == 0)";
+        } else if (roll < 78) {
+            return "(!" + condition(depth - 1) + ")";
+        } else if (roll < 89) {
+            return "(" + condition(depth - 1) + " && " + condition(depth - 1) + ")";
+        } else {
+            return "(" + condition(depth - 1) + " || " + condition(depth - 1) + ")";
+        }
+    }
+
+    private String leaf(T type) {
+        List<Var> vars = new ArrayList<>();
+        for (List<Var> scope : scopes) {
+            for (Var v : scope) {
+                if (v.type == type) {
+                    vars.add(v);
+                }
+            }
+        }
+        int roll = r.nextInt(100);
+        if (!vars.isEmpty() && roll < 40) {
+            return vars.get(r.nextInt(vars.size())).name;
+        }
+        if (!inKernel || roll >= 80) {
+            return literal(type);
+        }
+        String prefix = switch (type) {
+            case INT -> "i";
+            case LONG -> "l";
+            case FLOAT -> "f";
+            default -> "d";
+        };
+        int which = r.nextInt(10);
+        if (which < 3) {
+            return prefix + "a[gid]";
+        } else if (which < 5) {
+            return prefix + "a[(" + expr(T.INT, 1) + " & 0x7fffffff) % n]";
+        } else if (which < 6) {
+            return output(type, r.nextInt(SLOTS));
+        } else if (which < 8) {
+            return "s" + prefix;
+        } else if (type == T.INT) {
+            return pick("gid", "t.threadIdxX()", "t.blockIdxX()", "t.blockDimX()", "t.laneId()", "t.warpId()", "n",
+                    twoD ? "t.threadIdxY()" : "t.gridDimX()");
+        } else {
+            return literal(type);
+        }
+    }
+
+    private String literal(T type) {
+        return switch (type) {
+            case INT -> {
+                int v = switch (r.nextInt(4)) {
+                    case 0 -> pickInt(0, 1, -1, 2, 7, 31, 32, 33, -32, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE, 0x55555555, 65535);
+                    case 1 -> r.nextInt();
+                    case 2 -> r.nextInt(-100, 100);
+                    default -> r.nextInt(-8, 9);
+                };
+                yield v == Integer.MIN_VALUE ? "Integer.MIN_VALUE" : v < 0 ? "(" + v + ")" : String.valueOf(v);
+            }
+            case LONG -> {
+                long v = switch (r.nextInt(4)) {
+                    case 0 -> pick(0L, 1L, -1L, 63L, 64L, 65L, Long.MAX_VALUE, Long.MIN_VALUE, 1L << 32, 0x5555555555555555L);
+                    case 1 -> r.nextLong();
+                    default -> r.nextLong(-1000, 1000);
+                };
+                yield v == Long.MIN_VALUE ? "Long.MIN_VALUE" : v < 0 ? "(" + v + "L)" : v + "L";
+            }
+            case FLOAT -> {
+                float v = switch (r.nextInt(4)) {
+                    case 0 -> pick(0f, -0f, 1f, -1f, 0.5f, 1.5f, 2.5f, -2.5f, 1e-3f, 3e9f, 1e10f, Float.MAX_VALUE,
+                            Float.MIN_VALUE, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 16777217f);
+                    case 1 -> (float) Math.scalb(r.nextDouble(-2, 2), r.nextInt(-20, 40));
+                    default -> (float) r.nextDouble(-100, 100);
+                };
+                yield floatLiteral(v);
+            }
+            default -> {
+                double v = switch (r.nextInt(4)) {
+                    case 0 -> pick(0d, -0d, 1d, -1d, 0.5d, 2.5d, -2.5d, 1e-3, 3e9, 1e19, Double.MAX_VALUE,
+                            Double.MIN_VALUE, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 9007199254740993d);
+                    case 1 -> Math.scalb(r.nextDouble(-2, 2), r.nextInt(-60, 80));
+                    default -> r.nextDouble(-100, 100);
+                };
+                yield doubleLiteral(v);
+            }
+        };
+    }
+
+    private static String floatLiteral(float v) {
+        if (Float.isNaN(v)) {
+            return "Float.NaN";
+        }
+        if (Float.isInfinite(v)) {
+            return v > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY";
+        }
+        if (v == Float.MIN_VALUE) {
+            return "Float.MIN_VALUE";
+        }
+        String s = Float.toString(v) + "f";
+        return s.startsWith("-") ? "(" + s + ")" : s;
+    }
+
+    private static String doubleLiteral(double v) {
+        if (Double.isNaN(v)) {
+            return "Double.NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
+        }
+        if (v == Double.MIN_VALUE) {
+            return "Double.MIN_VALUE";
+        }
+        String s = Double.toString(v) + "d";
+        return s.startsWith("-") ? "(" + s + ")" : s;
+    }
+
+    // ---- plumbing ------------------------------------------------------------------------------
+
+    private T numeric() {
+        return T.NUMERIC[r.nextInt(4)];
+    }
+
+    @SafeVarargs
+    private <E> E pick(E... choices) {
+        return choices[r.nextInt(choices.length)];
+    }
+
+    private int pickInt(int... choices) {
+        return choices[r.nextInt(choices.length)];
+    }
+
+    private void line(String s) {
+        out.append(indentOf(indent)).append(s).append('\n');
+    }
+
+    private static String indentOf(int level) {
+        return "    ".repeat(level);
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * Differential fuzzing of the SIMD compiler: {@link dev.weft.simd.fuzz.KernelGenerator} writes random,
+ * well-typed, terminating, race-free kernels as Java source; {@link dev.weft.simd.fuzz.InMemoryCompiler}
+ * compiles them with {@code javax.tools} and loads them with a class loader that also serves their bytes
+ * as resources (the backend reads bytecode through {@code Class.getResourceAsStream});
+ * {@link dev.weft.simd.fuzz.FuzzHarness} runs each on a REFERENCE and an AUTO device and compares.
+ *
+ * <p>{@code FuzzTest} runs 120 kernels per build from a random base seed ({@code -Dweft.fuzz.count},
+ * {@code -Dweft.fuzz.base}); a difference prints the seed and the numbered source, and
+ * {@code -Dweft.fuzz.seed=0x...} re-runs that one kernel. {@code FuzzSelfTest} shows the fuzzer finds
+ * bugs: it must catch a corrupted output on every seed and each of six kinds of mutant program.
+ */
+package dev.weft.simd.fuzz;

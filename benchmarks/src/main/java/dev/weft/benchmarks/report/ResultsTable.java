@@ -1,0 +1,202 @@
+package dev.weft.benchmarks.report;
+
+import dev.weft.Kernel;
+import dev.weft.benchmarks.kernels.KernelsForReport;
+import dev.weft.runtime.Device;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import jdk.incubator.vector.FloatVector;
+
+/**
+ * Renders JMH's JSON results of the kernel benchmarks as Markdown: a header with the machine (CPU model,
+ * cores, JDK, preferred vector species) and the executor Weft's AUTO device picks for each kernel, then
+ * one table per benchmark with each variant's rates, GB/s or GFLOP/s where the benchmark counts bytes or
+ * flops, and its ratio to the hand-written Vector API variant (multi-threaded) and to plain Java on one
+ * thread, both computed per element so that variants that ran a smaller problem compare fairly.
+ *
+ * <p>Run it on the machine that ran the benchmarks (the header describes the machine running this tool):
+ * {@code mvn -q -o -pl benchmarks exec:exec@report -Djmh.results=target/saxpy.json}, or with plain
+ * {@code java --add-modules jdk.incubator.vector -cp <benchmarks class path>
+ * dev.weft.benchmarks.report.ResultsTable results.json [out.md]}.
+ */
+public final class ResultsTable {
+
+    private static final String VECTOR_BASELINE = "vectorApi";
+    private static final String JAVA_BASELINE = "javaSerial";
+
+    private ResultsTable() {
+    }
+
+    /**
+     * @param args the JMH JSON file (written with {@code -rf json -rff FILE}), and optionally a file to write
+     *        the Markdown to (else standard output)
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: ResultsTable <jmh-results.json> [out.md]");
+            System.exit(2);
+        }
+        String markdown = render(Files.readString(Path.of(args[0])), machine());
+        if (args.length > 1) {
+            Files.writeString(Path.of(args[1]), markdown);
+        } else {
+            System.out.print(markdown);
+        }
+    }
+
+    /** One benchmark run of one variant: its name, parameters and metrics. */
+    record Row(String benchmark, String variant, Map<String, String> otherParams, double opsPerSecond, double opsError,
+            double elements, double elementsError, double flops, double bytes) {
+    }
+
+    /** Renders the results in {@code json} under the header {@code machine}. */
+    static String render(String json, String machine) {
+        List<?> results = (List<?>) Json.parse(json);
+        StringBuilder md = new StringBuilder("# Weft kernel benchmarks\n\n").append(machine);
+        if (!results.isEmpty()) {
+            Map<?, ?> first = (Map<?, ?>) results.get(0);
+            md.append("- JDK: ").append(first.get("jdkVersion")).append(", ").append(first.get("vmName")).append(' ')
+                    .append(first.get("vmVersion")).append('\n');
+            md.append("- JMH ").append(first.get("jmhVersion")).append(": ").append(number(first.get("forks")))
+                    .append(" fork(s), ").append(number(first.get("warmupIterations"))).append(" × ").append(first.get("warmupTime"))
+                    .append(" warm-up, ").append(number(first.get("measurementIterations"))).append(" × ")
+                    .append(first.get("measurementTime")).append(" measurement\n");
+        }
+        md.append("- Variants: `weft` = default (AUTO) device, `weftReference` = REFERENCE device, `vectorApi` = "
+                + "hand-written Vector API on one thread per processor (dynamic chunks, caller included, as Weft's SMs), "
+                + "`vectorApiSerial` = the same on one thread, `javaSerial` = plain loop, `javaParallel` = plain loop "
+                + "on `IntStream.parallel()`. Ratios are per element: `×` > 1 is faster than the baseline. `±` is JMH's "
+                + "99.9% confidence half-width (wide with few iterations on a shared machine).\n\n");
+
+        Map<String, List<Row>> byBenchmark = new LinkedHashMap<>();
+        for (Object o : results) {
+            Row row = row((Map<?, ?>) o);
+            String key = row.benchmark() + (row.otherParams().isEmpty() ? "" : " " + row.otherParams());
+            byBenchmark.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+        }
+        byBenchmark.forEach((name, rows) -> table(md, name, rows));
+        return md.toString();
+    }
+
+    private static Row row(Map<?, ?> r) {
+        String benchmark = String.valueOf(r.get("benchmark"));
+        benchmark = benchmark.substring(benchmark.lastIndexOf('.', benchmark.lastIndexOf('.') - 1) + 1);
+        Map<String, String> params = new LinkedHashMap<>();
+        if (r.get("params") instanceof Map<?, ?> p) {
+            p.forEach((k, v) -> params.put(String.valueOf(k), String.valueOf(v)));
+        }
+        String variant = params.remove("impl");
+        Map<?, ?> primary = (Map<?, ?>) r.get("primaryMetric");
+        Map<?, ?> secondary = r.get("secondaryMetrics") instanceof Map<?, ?> s ? s : Map.of();
+        return new Row(benchmark, variant == null ? "-" : variant, params, score(primary), error(primary),
+                score(secondary.get("elements")), error(secondary.get("elements")),
+                score(secondary.get("flops")), score(secondary.get("bytes")));
+    }
+
+    private static void table(StringBuilder md, String name, List<Row> rows) {
+        boolean flops = rows.stream().anyMatch(r -> r.flops() > 0);
+        boolean bytes = rows.stream().anyMatch(r -> r.bytes() > 0);
+        Row vector = rows.stream().filter(r -> r.variant().equals(VECTOR_BASELINE)).findFirst().orElse(null);
+        Row java = rows.stream().filter(r -> r.variant().equals(JAVA_BASELINE)).findFirst().orElse(null);
+        md.append("## ").append(name).append("\n\n");
+        md.append("| variant | threads | invocations/s | elements/s | ");
+        if (bytes) {
+            md.append("GB/s | ");
+        }
+        if (flops) {
+            md.append("GFLOP/s | ");
+        }
+        md.append("× Vector API | × plain Java |\n|---|---:|---:|---:|");
+        md.append(bytes ? "---:|" : "").append(flops ? "---:|" : "").append("---:|---:|\n");
+        for (Row r : rows) {
+            md.append("| ").append(r.variant()).append(" | ").append(r.variant().endsWith("Serial") ? 1 : Runtime.getRuntime().availableProcessors())
+                    .append(" | ").append(withError(r.opsPerSecond(), r.opsError())).append(" | ")
+                    .append(r.elements() > 0 ? withError(r.elements(), r.elementsError()) : "-").append(" | ");
+            if (bytes) {
+                md.append(r.bytes() > 0 ? fixed(r.bytes() / 1e9) : "-").append(" | ");
+            }
+            if (flops) {
+                md.append(r.flops() > 0 ? fixed(r.flops() / 1e9) : "-").append(" | ");
+            }
+            md.append(ratio(r, vector)).append(" | ").append(ratio(r, java)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static String ratio(Row r, Row baseline) {
+        if (baseline == null || baseline.elements() <= 0 || r.elements() <= 0) {
+            return "-";
+        }
+        double x = r.elements() / baseline.elements();
+        return x >= 10 ? String.format(Locale.ROOT, "%.0f", x) : x >= 0.1 ? String.format(Locale.ROOT, "%.2f", x)
+                : String.format(Locale.ROOT, "%.4f", x);
+    }
+
+    private static String withError(double score, double error) {
+        String s = si(score);
+        return Double.isNaN(error) || score == 0 ? s : s + " ± " + String.format(Locale.ROOT, "%.0f%%", 100 * error / score);
+    }
+
+    /** 1234567 as "1.23 M". */
+    static String si(double v) {
+        String[] units = {"", " k", " M", " G", " T"};
+        int u = 0;
+        while (Math.abs(v) >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, units[u]);
+    }
+
+    private static String fixed(double v) {
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 1 ? "%.2f" : "%.4f", v);
+    }
+
+    private static double score(Object metric) {
+        return metric instanceof Map<?, ?> m && m.get("score") instanceof Double d ? d : 0;
+    }
+
+    private static double error(Object metric) {
+        return metric instanceof Map<?, ?> m && m.get("scoreError") instanceof Double d ? d : Double.NaN;
+    }
+
+    private static String number(Object o) {
+        return o instanceof Double d ? String.valueOf(d.longValue()) : String.valueOf(o);
+    }
+
+    /** The header: this machine's CPU, cores, vector species, and which executor runs each kernel. */
+    static String machine() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("- CPU: ").append(cpuModel()).append(", ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores available to the JVM\n");
+        sb.append("- Vector species: FloatVector.SPECIES_PREFERRED = ").append(FloatVector.SPECIES_PREFERRED.vectorBitSize())
+                .append(" bits, ").append(FloatVector.SPECIES_PREFERRED.length()).append(" float lanes\n");
+        sb.append("- Weft AUTO device, executor per kernel (checked by this tool, same class path):");
+        try (Device device = Device.create()) {
+            for (Map.Entry<String, Kernel> e : KernelsForReport.kernels().entrySet()) {
+                sb.append(" ").append(e.getKey()).append(": ").append(device.compileReport(e.getValue()).summary()).append(';');
+            }
+        }
+        sb.setLength(sb.length() - 1);
+        return sb.append('\n').toString();
+    }
+
+    private static String cpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).strip();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: fall through
+        }
+        return System.getProperty("os.arch") + " (model unknown)";
+    }
+}

@@ -1,0 +1,57 @@
+package dev.weft.benchmarks.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ResultsTableTest {
+
+    private static String result(String impl, double ops, double elements, double flops, double bytes) {
+        return """
+                {"jmhVersion": "1.37", "benchmark": "dev.weft.benchmarks.kernels.SaxpyBenchmark.saxpy", "mode": "thrpt",
+                 "forks": 1, "jdkVersion": "25", "vmName": "VM", "vmVersion": "25+1", "warmupIterations": 2,
+                 "warmupTime": "1 s", "measurementIterations": 3, "measurementTime": "1 s",
+                 "params": {"impl": "%s"},
+                 "primaryMetric": {"score": %s, "scoreError": "NaN", "scoreUnit": "ops/s"},
+                 "secondaryMetrics": {"elements": {"score": %s, "scoreError": 0.0, "scoreUnit": "ops/s"},
+                                      "flops": {"score": %s, "scoreError": 0.0, "scoreUnit": "ops/s"},
+                                      "bytes": {"score": %s, "scoreError": 0.0, "scoreUnit": "ops/s"}}}
+                """.formatted(impl, ops, elements, flops, bytes);
+    }
+
+    @Test
+    void render_ratiosPerElement_againstBothBaselines() {
+        String json = "[" + String.join(",",
+                result("weftReference", 100, 1e6, 2e6, 12e6),
+                result("vectorApi", 1000, 4e9, 8e9, 48e9),
+                result("javaSerial", 500, 2e9, 4e9, 24e9)) + "]";
+        String md = ResultsTable.render(json, "- machine\n");
+        assertTrue(md.contains("## SaxpyBenchmark.saxpy"), md);
+        assertTrue(md.contains("| weftReference | "), md);
+        // 1e6 elements/s against 4e9 and 2e9: the reference's invocation rate must not matter.
+        assertTrue(md.contains("| 0.0003 | 0.0005 |"), md);
+        assertTrue(md.contains("| vectorApi | ") && md.contains("| 48.00 | 8.00 | 1.00 | 2.00 |"), md);
+        assertTrue(md.contains("1 fork(s), 2 × 1 s warm-up, 3 × 1 s measurement"), md);
+    }
+
+    @Test
+    void json_parsesJmhShapes() {
+        Object v = Json.parse("[{\"a\": [1, 2.5e3, -3], \"b\": \"x\\\"y\", \"c\": null, \"d\": true}]");
+        Map<?, ?> m = (Map<?, ?>) ((List<?>) v).get(0);
+        assertEquals(List.of(1.0, 2500.0, -3.0), m.get("a"));
+        assertEquals("x\"y", m.get("b"));
+        assertEquals(Boolean.TRUE, m.get("d"));
+        assertThrows(IllegalArgumentException.class, () -> Json.parse("[1, 2"));
+    }
+
+    @Test
+    void si_scalesByThousands() {
+        assertEquals("1.23 M", ResultsTable.si(1_234_567));
+        assertEquals("999", ResultsTable.si(999));
+        assertEquals("12.0 G", ResultsTable.si(12e9));
+    }
+}

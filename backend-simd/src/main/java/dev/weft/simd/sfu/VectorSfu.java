@@ -3,7 +3,6 @@ package dev.weft.simd.sfu;
 import dev.weft.Sfu;
 import dev.weft.internal.sfu.QuarterTurns;
 import dev.weft.internal.sfu.SfuTables;
-import dev.weft.internal.sfu.TableSpec;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
@@ -52,6 +51,13 @@ public final class VectorSfu {
     private static final int NAN = Float.floatToRawIntBits(Float.NaN);
     private static final int ONE = Float.floatToRawIntBits(1f);
     private static final int QUARTER = QuarterTurns.QUARTER;
+    /** Half of the last bit dropped when a sum loses 6 bits: rounds to nearest. */
+    private static final int HALF_OF_6 = 1 << 5;
+    /**
+     * Exponent bits 24-30: after adding 1 to the exponent field, they are all clear exactly for the
+     * fields 0 (zeros, subnormals) and 255 (infinities, NaN).
+     */
+    private static final int EXPONENT_ABOVE_LOW_BIT = 0x7F00_0000;
 
     static {
         if (SPECIES.length() != VectorDatapath.INT.length()) {
@@ -62,110 +68,119 @@ public final class VectorSfu {
     private VectorSfu() {
     }
 
+    /*
+     * Every function calls one method of its own on the fast path, its table's VectorDatapath.sum, and
+     * calls it first; everything else is Vector API calls, which are annotated for forced inlining. C2
+     * stops inlining plain methods into a compilation that has grown past its node budget
+     * (NodeCountInliningCutoff), and Vector API code grows it fast: helpers called after the datapath
+     * (for rounding or flushing) were refused, and every vector crossing such a call is boxed. The
+     * special-value paths are separate methods, called only when a lane needs them.
+     */
+
     /** {@link Sfu#rcp} in every lane. PTX: {@code rcp.approx.ftz.f32}. */
     public static FloatVector rcp(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
-        IntVector exponent = exponent(bits);
-        IntVector sign = bits.lanewise(VectorOperators.AND, SIGN);
-        IntVector fraction = bits.lanewise(VectorOperators.AND, FRACTION);
+        IntVector sum = RCP.sum(bits.and(FRACTION));
+        IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
         IntVector result = exponent.neg().add(252).lanewise(VectorOperators.LSHL, 23)
-                .add(round(RCP.sum(fraction), 6));
-        result = flushSubnormal(result).or(sign);
-        VectorMask<Integer> special = zeroOrNonFinite(bits);
-        if (special.anyTrue()) {
-            result = rcpSpecial(result, exponent, fraction, sign);
+                .add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
+        result = result.blend(0, result.compare(VectorOperators.LT, MIN_NORMAL))
+                .or(bits.and(SIGN));
+        if (bits.add(MIN_NORMAL).and(EXPONENT_ABOVE_LOW_BIT)
+                .compare(VectorOperators.EQ, 0).anyTrue()) {
+            result = rcpSpecial(result, bits);
         }
         return result.reinterpretAsFloats();
     }
 
-    private static IntVector rcpSpecial(IntVector result, IntVector exponent, IntVector fraction, IntVector sign) {
+    private static IntVector rcpSpecial(IntVector result, IntVector bits) {
+        IntVector sign = bits.and(SIGN);
+        IntVector exponent = exponent(bits);
         VectorMask<Integer> nonFinite = exponent.compare(VectorOperators.EQ, 0xFF);
         return result.blend(sign.or(INFINITY), exponent.compare(VectorOperators.EQ, 0))
                 .blend(sign, nonFinite)
-                .blend(NAN, nonFinite.and(fraction.compare(VectorOperators.NE, 0)));
+                .blend(NAN, nonFinite.and(fractionNonZero(bits)));
     }
 
     /** {@link Sfu#rsqrt} in every lane. PTX: {@code rsqrt.approx.ftz.f32}. */
     public static FloatVector rsqrt(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
-        IntVector exponent = exponent(bits);
-        IntVector fraction = bits.lanewise(VectorOperators.AND, FRACTION);
-        IntVector half = exponent.lanewise(VectorOperators.NOT).lanewise(VectorOperators.AND, 1);
-        IntVector scale = exponent.sub(127).lanewise(VectorOperators.ASHR, 1);
-        IntVector argument = half.lanewise(VectorOperators.LSHL, 23).or(fraction);
-        IntVector result = scale.neg().add(125).lanewise(VectorOperators.LSHL, 23)
-                .add(round(RSQRT.sum(argument), 6));
-        VectorMask<Integer> special = zeroOrNonFinite(bits).or(bits.compare(VectorOperators.LT, 0));
-        if (special.anyTrue()) {
-            result = rsqrtSpecial(result, bits, exponent, fraction);
+        IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
+        // An even unbiased exponent (odd biased) reads the [1, 2) half of the table, an odd one the
+        // [2, 4) half, selected by bit 23 of the argument.
+        IntVector sum = RSQRT.sum(exponent.not().and(1)
+                .lanewise(VectorOperators.LSHL, 23).or(bits.and(FRACTION)));
+        IntVector result = exponent.sub(127).lanewise(VectorOperators.ASHR, 1).neg().add(125)
+                .lanewise(VectorOperators.LSHL, 23).add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
+        if (bits.add(MIN_NORMAL).and(EXPONENT_ABOVE_LOW_BIT)
+                .compare(VectorOperators.EQ, 0).or(bits.compare(VectorOperators.LT, 0)).anyTrue()) {
+            result = rsqrtSpecial(result, bits);
         }
         return result.reinterpretAsFloats();
     }
 
-    private static IntVector rsqrtSpecial(IntVector result, IntVector bits, IntVector exponent, IntVector fraction) {
+    private static IntVector rsqrtSpecial(IntVector result, IntVector bits) {
+        IntVector exponent = exponent(bits);
         VectorMask<Integer> nonFinite = exponent.compare(VectorOperators.EQ, 0xFF);
-        VectorMask<Integer> negative = bits.compare(VectorOperators.LT, 0);
-        VectorMask<Integer> nan = fraction.compare(VectorOperators.NE, 0).and(nonFinite).or(negative);
+        VectorMask<Integer> nan = fractionNonZero(bits).and(nonFinite).or(bits.compare(VectorOperators.LT, 0));
         return result.blend(0, nonFinite)
                 .blend(NAN, nan)
-                .blend(bits.lanewise(VectorOperators.AND, SIGN).or(INFINITY), exponent.compare(VectorOperators.EQ, 0));
+                .blend(bits.and(SIGN).or(INFINITY), exponent.compare(VectorOperators.EQ, 0));
     }
 
     /** {@link Sfu#ex2} in every lane. PTX: {@code ex2.approx.ftz.f32}. */
     public static FloatVector ex2(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
-        IntVector exponent = exponent(bits);
-        // |x|·2^23 rounded half away from zero: a left shift for |x| >= 1, a rounding right shift (at most
-        // 31 places, which leaves 0) below; zero and subnormals drop all their bits.
-        IntVector significand = bits.lanewise(VectorOperators.AND, FRACTION).or(MIN_NORMAL);
-        IntVector up = exponent.sub(127).max(0);
+        IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
+        // |x|·2^23 rounded half away from zero: a left shift for |x| >= 1, a rounding right shift below
+        // (at most 31 places, which leaves 0: zeros and subnormals drop all their bits).
         IntVector down = exponent.neg().add(127).max(0).min(31);
-        IntVector roundingHalf = IntVector.broadcast(VectorDatapath.INT, 1)
-                .lanewise(VectorOperators.LSHL, down).lanewise(VectorOperators.LSHR, 1);
-        IntVector magnitude = significand.lanewise(VectorOperators.LSHL, up).add(roundingHalf)
+        IntVector magnitude = bits.and(FRACTION).or(MIN_NORMAL)
+                .lanewise(VectorOperators.LSHL, exponent.sub(127).max(0))
+                .add(IntVector.broadcast(VectorDatapath.INT, 1).lanewise(VectorOperators.LSHL, down).lanewise(VectorOperators.LSHR, 1))
                 .lanewise(VectorOperators.ASHR, down);
-        VectorMask<Integer> negative = bits.compare(VectorOperators.LT, 0);
-        IntVector fixed = magnitude.blend(magnitude.neg(), negative);
-        IntVector whole = fixed.lanewise(VectorOperators.ASHR, 23);
-        IntVector result = whole.add(126).lanewise(VectorOperators.LSHL, 23)
-                .add(round(EX2.sum(fixed.lanewise(VectorOperators.AND, FRACTION)), 6));
-        result = flushSubnormal(result);
+        IntVector fixed = magnitude.blend(magnitude.neg(), bits.compare(VectorOperators.LT, 0));
+        IntVector sum = EX2.sum(fixed.and(FRACTION));
+        IntVector result = fixed.lanewise(VectorOperators.ASHR, 23).add(126).lanewise(VectorOperators.LSHL, 23)
+                .add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
+        result = result.blend(0, result.compare(VectorOperators.LT, MIN_NORMAL));
         // |x| >= 128: overflow, underflow, infinities, NaN.
-        VectorMask<Integer> special = exponent.compare(VectorOperators.GE, 127 + 7);
-        if (special.anyTrue()) {
-            result = ex2Special(result, bits, exponent, whole, special);
+        if (exponent.compare(VectorOperators.GE, 127 + 7).anyTrue()) {
+            result = ex2Special(result, bits, fixed);
         }
         return result.reinterpretAsFloats();
     }
 
-    private static IntVector ex2Special(IntVector result, IntVector bits, IntVector exponent, IntVector whole,
-                                        VectorMask<Integer> special) {
+    private static IntVector ex2Special(IntVector result, IntVector bits, IntVector fixed) {
+        IntVector exponent = exponent(bits);
         VectorMask<Integer> huge = exponent.compare(VectorOperators.GE, 127 + 8);
-        VectorMask<Integer> negative = bits.compare(VectorOperators.LT, 0);
-        VectorMask<Integer> nan = exponent.compare(VectorOperators.EQ, 0xFF)
-                .and(bits.lanewise(VectorOperators.AND, FRACTION).compare(VectorOperators.NE, 0));
-        return result.blend(INFINITY, special.and(whole.compare(VectorOperators.GE, 128)))
-                .blend(IntVector.zero(VectorDatapath.INT).blend(INFINITY, negative.not()), huge)
-                .blend(NAN, nan);
+        VectorMask<Integer> overflow = exponent.compare(VectorOperators.EQ, 127 + 7)
+                .and(fixed.lanewise(VectorOperators.ASHR, 23).compare(VectorOperators.GE, 128));
+        VectorMask<Integer> nan = exponent.compare(VectorOperators.EQ, 0xFF).and(fractionNonZero(bits));
+        IntVector saturated = IntVector.broadcast(VectorDatapath.INT, INFINITY)
+                .blend(0, bits.compare(VectorOperators.LT, 0));
+        return result.blend(INFINITY, overflow).blend(saturated, huge).blend(NAN, nan);
     }
 
     /** {@link Sfu#lg2} in every lane. PTX: {@code lg2.approx.ftz.f32}. */
     public static FloatVector lg2(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
-        IntVector exponent = exponent(bits);
-        FloatVector fraction = unitInterval(LG2.sum(bits.lanewise(VectorOperators.AND, FRACTION)));
-        FloatVector result = toFloat(exponent.sub(127)).add(fraction);
-        VectorMask<Integer> special = zeroOrNonFinite(bits).or(bits.compare(VectorOperators.LT, 0));
-        if (special.anyTrue()) {
-            result = lg2Special(result.reinterpretAsInts(), bits, exponent).reinterpretAsFloats();
+        IntVector sum = LG2.sum(bits.and(FRACTION));
+        IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
+        // As Datapath.unitInterval: clamp to [0, 2^30], nearest float, times 2^-30; then the exponent.
+        FloatVector result = ((FloatVector) exponent.sub(127).convert(VectorOperators.I2F, 0))
+                .add(((FloatVector) sum.max(0).min(1 << 30).convert(VectorOperators.I2F, 0)).mul(0x1p-30f));
+        if (bits.add(MIN_NORMAL).and(EXPONENT_ABOVE_LOW_BIT)
+                .compare(VectorOperators.EQ, 0).or(bits.compare(VectorOperators.LT, 0)).anyTrue()) {
+            result = lg2Special(result.reinterpretAsInts(), bits).reinterpretAsFloats();
         }
         return result;
     }
 
-    private static IntVector lg2Special(IntVector result, IntVector bits, IntVector exponent) {
+    private static IntVector lg2Special(IntVector result, IntVector bits) {
+        IntVector exponent = exponent(bits);
         VectorMask<Integer> nonFinite = exponent.compare(VectorOperators.EQ, 0xFF);
-        VectorMask<Integer> nan = bits.lanewise(VectorOperators.AND, FRACTION).compare(VectorOperators.NE, 0)
-                .and(nonFinite).or(bits.compare(VectorOperators.LT, 0));
+        VectorMask<Integer> nan = fractionNonZero(bits).and(nonFinite).or(bits.compare(VectorOperators.LT, 0));
         return result.blend(INFINITY, nonFinite)
                 .blend(NAN, nan)
                 .blend(INFINITY | SIGN, exponent.compare(VectorOperators.EQ, 0));
@@ -173,91 +188,72 @@ public final class VectorSfu {
 
     /** {@link Sfu#sin} in every lane. PTX: {@code sin.approx.ftz.f32}. */
     public static FloatVector sin(FloatVector x) {
-        IntVector bits = x.reinterpretAsInts();
-        IntVector result = sinOfTurns(quarterTurns(x));
-        VectorMask<Integer> special = zeroOrNonFinite(bits);
-        if (special.anyTrue()) {
-            result = sinCosSpecial(result, bits, bits.lanewise(VectorOperators.AND, SIGN));
-        }
-        return result.reinterpretAsFloats();
+        return sinQuarterTurnsOn(x, 0);
     }
 
-    /** {@link Sfu#cos} in every lane. PTX: {@code cos.approx.ftz.f32}. */
+    /** {@link Sfu#cos} in every lane: sine a quarter turn on. PTX: {@code cos.approx.ftz.f32}. */
     public static FloatVector cos(FloatVector x) {
+        return sinQuarterTurnsOn(x, QUARTER);
+    }
+
+    /**
+     * sin(x + π/2·offset/2^23) for offset 0 (sine) or one quarter turn (cosine): {@link QuarterTurns#of}
+     * and {@link QuarterTurns#sin} in every lane, the same float and integer operations in the same order.
+     */
+    private static FloatVector sinQuarterTurnsOn(FloatVector x, int offset) {
+        IntVector turns = quarterTurns(x).add(offset);
+        // Odd quadrants read the table mirrored: sin(π/2·(q + f)) = ±sin(π/2·(1 − f)).
+        IntVector quadrant = turns.lanewise(VectorOperators.LSHR, 23);
+        IntVector fraction = turns.and(QUARTER - 1);
+        IntVector u = fraction.blend(fraction.neg().add(QUARTER),
+                quadrant.and(1).compare(VectorOperators.NE, 0));
+        IntVector sum = SIN.sum(u);
+        IntVector result = ((FloatVector) sum.max(0).min(1 << 30).convert(VectorOperators.I2F, 0)).mul(0x1p-30f)
+                .reinterpretAsInts()
+                .blend(ONE, u.compare(VectorOperators.EQ, QUARTER))
+                // Quadrants 2 and 3 negate: bit 1 of the quadrant becomes the sign bit.
+                .lanewise(VectorOperators.XOR, quadrant.lanewise(VectorOperators.LSHL, 30)
+                        .and(SIGN));
         IntVector bits = x.reinterpretAsInts();
-        IntVector result = sinOfTurns(quarterTurns(x).add(QUARTER));
-        VectorMask<Integer> special = zeroOrNonFinite(bits);
-        if (special.anyTrue()) {
-            result = sinCosSpecial(result, bits, IntVector.broadcast(VectorDatapath.INT, ONE));
+        if (bits.add(MIN_NORMAL).and(EXPONENT_ABOVE_LOW_BIT)
+                .compare(VectorOperators.EQ, 0).anyTrue()) {
+            result = sinCosSpecial(result, bits, offset);
         }
         return result.reinterpretAsFloats();
     }
 
-    private static IntVector sinCosSpecial(IntVector result, IntVector bits, IntVector atZero) {
-        IntVector exponent = exponent(bits);
-        return result.blend(atZero, exponent.compare(VectorOperators.EQ, 0))
-                .blend(NAN, exponent.compare(VectorOperators.EQ, 0xFF));
-    }
-
-    /** {@link QuarterTurns#of} in every lane: the same float operations, in the same order. */
+    /**
+     * {@link QuarterTurns#of} in every lane. A method of its own to keep its caller within C2's 325-byte
+     * inlining limit (FreqInlineSize); it comes before the datapath, while the compilation is small.
+     */
     private static IntVector quarterTurns(FloatVector x) {
         FloatVector k = x.mul(QuarterTurns.TWO_OVER_PI).add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
         FloatVector minusK = k.neg();
         FloatVector r = minusK.lanewise(VectorOperators.FMA, QuarterTurns.PIO2_LO,
                 minusK.lanewise(VectorOperators.FMA, QuarterTurns.PIO2_HI, x));
-        FloatVector high = r.mul(QuarterTurns.GRID_SCALE_HI);
-        FloatVector t = high.add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
-        FloatVector rest = r.lanewise(VectorOperators.FMA, QuarterTurns.GRID_SCALE_HI, t.neg())
-                .add(r.mul(QuarterTurns.GRID_SCALE_LO));
-        FloatVector correction = rest.add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
-        return toInt(k).lanewise(VectorOperators.LSHL, TableSpec.ARGUMENT_BITS).add(toInt(t)).add(toInt(correction));
+        FloatVector t = r.mul(QuarterTurns.GRID_SCALE_HI).add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
+        FloatVector correction = r.lanewise(VectorOperators.FMA, QuarterTurns.GRID_SCALE_HI, t.neg())
+                .add(r.mul(QuarterTurns.GRID_SCALE_LO))
+                .add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
+        return ((IntVector) k.convert(VectorOperators.F2I, 0)).lanewise(VectorOperators.LSHL, 23)
+                .add((IntVector) t.convert(VectorOperators.F2I, 0))
+                .add((IntVector) correction.convert(VectorOperators.F2I, 0));
     }
 
-    /** {@link QuarterTurns#sin} in every lane: the result's bits. */
-    private static IntVector sinOfTurns(IntVector turns) {
-        IntVector quadrant = turns.lanewise(VectorOperators.LSHR, TableSpec.ARGUMENT_BITS)
-                .lanewise(VectorOperators.AND, 3);
-        IntVector fraction = turns.lanewise(VectorOperators.AND, QUARTER - 1);
-        VectorMask<Integer> odd = quadrant.lanewise(VectorOperators.AND, 1).compare(VectorOperators.NE, 0);
-        IntVector u = fraction.blend(fraction.neg().add(QUARTER), odd);
-        IntVector value = unitInterval(SIN.sum(u)).reinterpretAsInts()
-                .blend(ONE, u.compare(VectorOperators.EQ, QUARTER));
-        // Quadrants 2 and 3 negate: their bit 1 becomes the sign bit.
-        return value.lanewise(VectorOperators.XOR,
-                quadrant.lanewise(VectorOperators.LSHR, 1).lanewise(VectorOperators.LSHL, 31));
+    private static IntVector sinCosSpecial(IntVector result, IntVector bits, int offset) {
+        IntVector exponent = exponent(bits);
+        IntVector atZero = offset == 0 ? bits.and(SIGN)
+                : IntVector.broadcast(VectorDatapath.INT, ONE);
+        return result.blend(atZero, exponent.compare(VectorOperators.EQ, 0))
+                .blend(NAN, exponent.compare(VectorOperators.EQ, 0xFF));
     }
 
-    /** The biased exponent field of each lane. */
+    /** The biased exponent field of each lane (special paths only). */
     private static IntVector exponent(IntVector bits) {
-        return bits.lanewise(VectorOperators.LSHR, 23).lanewise(VectorOperators.AND, 0xFF);
+        return bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
     }
 
-    /**
-     * Lanes whose exponent field is 0 (zeros, subnormals) or 255 (infinities, NaN): adding 1 to the
-     * field clears bits 24-30 exactly for these two.
-     */
-    private static VectorMask<Integer> zeroOrNonFinite(IntVector bits) {
-        return bits.add(MIN_NORMAL).lanewise(VectorOperators.AND, 0x7F00_0000).compare(VectorOperators.EQ, 0);
-    }
-
-    private static IntVector round(IntVector sum, int bits) {
-        return sum.add(1 << (bits - 1)).lanewise(VectorOperators.ASHR, bits);
-    }
-
-    private static IntVector flushSubnormal(IntVector bits) {
-        return bits.blend(0, bits.compare(VectorOperators.LT, MIN_NORMAL));
-    }
-
-    /** As {@code Datapath.unitInterval}: clamp to [0, 2^30], convert to nearest float, scale by 2^-30. */
-    private static FloatVector unitInterval(IntVector sum) {
-        return toFloat(sum.max(0).min(1 << 30)).mul(0x1p-30f);
-    }
-
-    private static FloatVector toFloat(IntVector v) {
-        return (FloatVector) v.convert(VectorOperators.I2F, 0);
-    }
-
-    private static IntVector toInt(FloatVector v) {
-        return (IntVector) v.convert(VectorOperators.F2I, 0);
+    private static VectorMask<Integer> fractionNonZero(IntVector bits) {
+        return bits.and(FRACTION).compare(VectorOperators.NE, 0);
     }
 }

@@ -26,7 +26,7 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p><b>Inlining.</b> {@link #sum} is one method of at most 325 bytecodes (C2's FreqInlineSize) that
  * calls nothing but the Vector API, and C0 is stored pre-shifted to save its shift (and the bytes).
- * Earlier shapes were 3 to 30 times slower: a 449-byte method was never inlined; split into helpers, the
+ * Earlier shapes were up to four times slower: a 449-byte method was never inlined; split into helpers, the
  * helpers were compiled on their own first (C1 code called them), their code outgrew InlineSmallCode,
  * and later compilations refused them; helpers called after the lookups fell under C2's node budget
  * (NodeCountInliningCutoff). Each refusal boxes the vectors that cross the call.

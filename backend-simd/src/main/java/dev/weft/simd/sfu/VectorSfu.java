@@ -227,16 +227,19 @@ public final class VectorSfu {
      * inlining limit (FreqInlineSize); it comes before the datapath, while the compilation is small.
      */
     private static IntVector quarterTurns(FloatVector x) {
-        FloatVector k = x.mul(QuarterTurns.TWO_OVER_PI).add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
+        FloatVector y = x.mul(QuarterTurns.TWO_OVER_PI);
+        FloatVector whole = (FloatVector) y.convert(VectorOperators.F2I, 0).convert(VectorOperators.I2F, 0);
+        FloatVector k = whole.add(y.sub(whole).add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC));
         FloatVector minusK = k.neg();
         FloatVector r = minusK.lanewise(VectorOperators.FMA, QuarterTurns.PIO2_LO,
                 minusK.lanewise(VectorOperators.FMA, QuarterTurns.PIO2_HI, x));
-        FloatVector t = r.mul(QuarterTurns.GRID_SCALE_HI).add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
-        FloatVector correction = r.lanewise(VectorOperators.FMA, QuarterTurns.GRID_SCALE_HI, t.neg())
+        IntVector t = (IntVector) r.mul(QuarterTurns.GRID_SCALE_HI).convert(VectorOperators.F2I, 0);
+        FloatVector correction = r.lanewise(VectorOperators.FMA, QuarterTurns.GRID_SCALE_HI,
+                        ((FloatVector) t.convert(VectorOperators.I2F, 0)).neg())
                 .add(r.mul(QuarterTurns.GRID_SCALE_LO))
                 .add(QuarterTurns.RINT_MAGIC).sub(QuarterTurns.RINT_MAGIC);
         return ((IntVector) k.convert(VectorOperators.F2I, 0)).lanewise(VectorOperators.LSHL, 23)
-                .add((IntVector) t.convert(VectorOperators.F2I, 0))
+                .add(t)
                 .add((IntVector) correction.convert(VectorOperators.F2I, 0));
     }
 

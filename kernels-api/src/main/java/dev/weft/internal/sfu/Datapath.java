@@ -151,30 +151,28 @@ public final class Datapath {
     }
 
     /**
-     * Bits a table of this datapath stores: per column, the magnitude bits its largest entry needs, plus
-     * a sign bit where the column's signs differ (the hardware hard-wires a column's sign otherwise).
+     * Bits a table of this datapath stores per segment for one column (0: C0, 1: C1, 2: C2): the bits
+     * that encode its entries relative to the column's smallest, an offset (and a sign) that the
+     * hardware hard-wires.
      */
+    public int storedBits(int column) {
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (int i = 0; i < c0.length; i++) {
+            int v = switch (column) {
+                case 0 -> c0[i];
+                case 1 -> c1(i);
+                case 2 -> c2(i);
+                default -> throw new IllegalArgumentException("column must be 0, 1 or 2: " + column);
+            };
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+        }
+        return 32 - Integer.numberOfLeadingZeros(max - min);
+    }
+
+    /** {@link #storedBits} of the three columns together. */
     public int storedBitsPerSegment() {
-        return columnBits(c0) + columnBits(column(1)) + columnBits(column(2));
-    }
-
-    private int[] column(int k) {
-        int[] out = new int[c0.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = k == 1 ? c1(i) : c2(i);
-        }
-        return out;
-    }
-
-    private static int columnBits(int[] v) {
-        int max = 0;
-        boolean negative = false;
-        boolean positive = false;
-        for (int x : v) {
-            max = Math.max(max, Math.abs(x));
-            negative |= x < 0;
-            positive |= x > 0;
-        }
-        return 32 - Integer.numberOfLeadingZeros(max) + (negative && positive ? 1 : 0);
+        return storedBits(0) + storedBits(1) + storedBits(2);
     }
 }

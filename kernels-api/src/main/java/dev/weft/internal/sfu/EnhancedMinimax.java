@@ -90,8 +90,11 @@ public final class EnhancedMinimax {
         int lastLow = (1 << spec.lowBits()) - 1;
         for (int k = 0; k < n; k++) {
             Segment s = segments[k];
-            long min = s.anchorMin;
-            long max = s.anchorMax;
+            // C0 stays in [0, 2^integerBits] (so 1/x's first segment may hold 1.0 exactly: its
+            // minimax C0 lies just above 1, and capping it below costs 0.07 ulp); a pinned first value
+            // narrows it further.
+            long min = Math.max(0, s.anchorMin);
+            long max = Math.min(1L << (spec.c0Bits() + spec.c0IntegerBits()), s.anchorMax);
             if (k > 0 && spec.direction() != 0) {
                 // The first input of this segment must not step against the function from the last
                 // input of the previous one: a bound on C0, as the sum at x_l = 0 is C0 alone.

@@ -10,7 +10,7 @@ package dev.weft.internal.sfu;
  *
  * <p>The reduction (Cody and Waite, in float with fused multiply-adds):
  * <pre>
- *   k = rint(x·2/π)                  nearest quarter-turn count, as a float
+ *   k = rint(x·2/π)                  the nearest quarter-turn count, as a float
  *   r = x − k·P1 − k·P2              P1 + P2 = π/2 to 48 bits; the first step is exact, the second
  *                                    rounds once
  *   T = rint(r·2^23·2/π)             the fraction on the 23-bit grid: the rounding error of the float
@@ -19,14 +19,16 @@ package dev.weft.internal.sfu;
  * </pre>
  * The grid itself costs up to half a step (2^-24 of a quarter turn, 9.4e-8 in x); r's one rounding adds
  * at most 2^-25 (0.16 of a step) for |x| up to about 4·10^7, beyond which x's own spacing exceeds a
- * quadrant. The hardware's range reduction instruction also yields a fixed-point quarter-turn
- * count; as there, large arguments keep their absolute accuracy only while the reduction is exact.
+ * quadrant. The hardware's range reduction instruction also yields a fixed-point quarter-turn count;
+ * as there, large arguments keep their absolute accuracy only while the reduction is exact.
  *
- * <p>Every step is a float operation with one IEEE rounding, or an exact integer operation, so the
- * vector unit repeats it lane by lane and gets the same bits. Rounding to an integer uses the
- * {@code (v + 1.5·2^23) − 1.5·2^23} idiom, exact for |v| ≤ 2^22; where k is one off because x·2/π
- * rounded across a half, |r·2^23·2/π| exceeds 2^22 slightly, the first rint may be off by one, and the
- * FMA remainder puts it right.
+ * <p>Every step is a float operation with one IEEE rounding, or an exact conversion or integer
+ * operation, so the vector unit repeats it lane by lane and gets the same bits. Each rint is a
+ * truncation ({@code (float) (int) v}, exact) followed by rounding the small remainder with the
+ * {@code (v + 1.5·2^23) − 1.5·2^23} idiom: the idiom alone is exact only for |v| &lt;= 2^22, and r·2^23·2/π
+ * exceeds that whenever x·2/π rounded to a tie and k is the farther integer; then it rounded
+ * differently for x and −x. Both steps are odd functions, so sin(−x) = −sin(x) and cos(−x) = cos(x)
+ * bit for bit (for |x·2/π| &lt; 2^31).
  */
 public final class QuarterTurns {
 
@@ -52,13 +54,18 @@ public final class QuarterTurns {
 
     /** x·2/π in fixed point with 23 fractional bits, modulo 2^9 quarter turns; x finite. */
     public static int of(float x) {
-        float k = (x * TWO_OVER_PI + RINT_MAGIC) - RINT_MAGIC;
+        float y = x * TWO_OVER_PI;
+        float whole = (float) (int) y;
+        float k = whole + rint(y - whole);
         float r = Math.fma(-k, PIO2_LO, Math.fma(-k, PIO2_HI, x));
-        float high = r * GRID_SCALE_HI;
-        float t = (high + RINT_MAGIC) - RINT_MAGIC;
-        float rest = Math.fma(r, GRID_SCALE_HI, -t) + r * GRID_SCALE_LO;
-        float correction = (rest + RINT_MAGIC) - RINT_MAGIC;
+        float t = (float) (int) (r * GRID_SCALE_HI);
+        float correction = rint(Math.fma(r, GRID_SCALE_HI, -t) + r * GRID_SCALE_LO);
         return ((int) k << TableSpec.ARGUMENT_BITS) + (int) t + (int) correction;
+    }
+
+    /** Rounds to the nearest integer, ties to even; exact for |v| &lt;= 2^22. */
+    private static float rint(float v) {
+        return (v + RINT_MAGIC) - RINT_MAGIC;
     }
 
     /**

@@ -17,7 +17,7 @@ public enum TableSpec {
     /** {@code 1/(1+u)}: the reciprocal of a significand in [1, 2). */
     RCP(7, 26, 16, 10, 30, 12, -1, true),
     /** {@code 1/sqrt(1+u)}: reciprocal square root for an even exponent, x in [1, 2). */
-    RSQRT_EVEN(6, 26, 17, 11, 30, 14, -1, false),
+    RSQRT_EVEN(6, 26, 17, 11, 30, 14, -1, true),
     /** {@code 1/sqrt(2(1+u))}: reciprocal square root for an odd exponent, x in [2, 4). */
     RSQRT_ODD(6, 26, 17, 11, 30, 14, -1, false),
     /** {@code 2^u}: the fraction of the argument of 2^x. */
@@ -118,6 +118,14 @@ public enum TableSpec {
         return c0Bits;
     }
 
+    /**
+     * Integer bits of C0: 1 for 2^x (C0 in [1, 2]), 0 for the others (C0 in [0, 1]). The generator keeps
+     * C0 in [0, 2^integerBits].
+     */
+    public int c0IntegerBits() {
+        return this == EX2 ? 1 : 0;
+    }
+
     /** Fractional bits of C1. */
     public int c1Bits() {
         return c1Bits;
@@ -139,10 +147,11 @@ public enum TableSpec {
     }
 
     /**
-     * Whether the table's first input must give the exact output (rcp(1) = 1, 2^0 = 1, log2(1) = 0,
-     * sin(0) = 0). Not for the reciprocal square root: its first segment is its worst, and pinning
-     * 1/sqrt(1) to 1 would raise the function's largest error by 0.1 ulp (1.45 to 1.56), past the
-     * paper's 1.52; so rsqrt(1) is 1 − 2^-24. For the others it costs at most 0.03 bits.
+     * Whether the table's first input must give the exact output: rcp(1) = 1, rsqrt(1) = 1 (so
+     * rsqrt(4^k) = 2^-k and the fast-math sqrt(4) = 2), 2^0 = 1, log2(1) = 0, sin(0) = 0. Not for the
+     * odd half of the reciprocal square root, whose first value, 1/sqrt(2), is irrational. Pinning costs
+     * accuracy only where the first segment is the function's worst: for 1/sqrt(x), 1.45 ulp becomes
+     * 1.56 (the paper: 1.52); the others lose at most 0.03 bits.
      */
     public boolean pinned() {
         return pinned;

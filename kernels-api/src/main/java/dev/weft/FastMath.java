@@ -49,12 +49,16 @@ public final class FastMath {
     }
 
     /**
-     * x/y as {@code x·rcp(y)}, flushing a subnormal operand or product to zero. For 2^126 &lt; |y| &lt;
+     * x/y as {@code x·rcp(y)}, flushing a subnormal operand or product to zero; any NaN result is the
+     * canonical NaN. For 2^126 &lt; |y| &lt;
      * 2^128 the reciprocal flushes to zero, so the quotient is 0 (NaN for an infinite x), as CUDA
      * documents. CUDA: {@code __fdividef(x, y)}.
      */
     public static float fdividef(float x, float y) {
-        return flush(flush(x) * Sfu.rcp(y));
+        float q = flush(x) * Sfu.rcp(y);
+        // A NaN operand's payload would pass through the multiply in whichever operand order the JIT
+        // picks; the one NaN PTX returns keeps the result the same bits everywhere.
+        return q != q ? Float.NaN : flush(q);
     }
 
     /**

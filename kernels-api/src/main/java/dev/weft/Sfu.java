@@ -18,10 +18,10 @@ import dev.weft.internal.sfu.SfuTables;
  *   <caption>Accuracy on the Table 1 intervals</caption>
  *   <tr><th>function</th><th>interval</th><th>good bits</th><th>max error</th></tr>
  *   <tr><td>{@link #rcp}</td><td>[1, 2)</td><td>24.1</td><td>0.93 ulp</td></tr>
- *   <tr><td>{@link #rsqrt}</td><td>[1, 4)</td><td>23.5</td><td>1.45 ulp</td></tr>
+ *   <tr><td>{@link #rsqrt}</td><td>[1, 4)</td><td>23.4</td><td>1.56 ulp</td></tr>
  *   <tr><td>{@link #ex2}</td><td>[0, 1)</td><td>23.1</td><td>0.96 ulp</td></tr>
- *   <tr><td>{@link #lg2}</td><td>[1, 2)</td><td>23.1</td><td>absolute</td></tr>
- *   <tr><td>{@link #sin}, {@link #cos}</td><td>[0, π/2)</td><td>22.6</td><td>absolute</td></tr>
+ *   <tr><td>{@link #lg2}</td><td>[1, 2)</td><td>23.3</td><td>absolute</td></tr>
+ *   <tr><td>{@link #sin}, {@link #cos}</td><td>[0, π/2)</td><td>22.7</td><td>absolute</td></tr>
  * </table>
  * The report command of the SIMD backend ({@code SfuReport}) prints the full table beside the paper's.
  *
@@ -48,7 +48,8 @@ public final class Sfu {
     }
 
     /**
-     * Approximates {@code 1/x}: in [1, 2) at most 0.93 ulp from the exact value. {@code ±0} gives
+     * Approximates {@code 1/x}: in [1, 2) at most 0.93 ulp from the exact value, and exact at powers of
+     * 2. {@code ±0} gives
      * {@code ±∞}, {@code ±∞} gives {@code ±0}, and results below the normal range (|x| ≥ 2^126) flush
      * to {@code ±0}. PTX: {@code rcp.approx.ftz.f32}.
      */
@@ -70,7 +71,8 @@ public final class Sfu {
     }
 
     /**
-     * Approximates {@code 1/sqrt(x)}: in [1, 4) at most 1.46 ulp from the exact value. {@code +0}
+     * Approximates {@code 1/sqrt(x)}: in [1, 4) at most 1.56 ulp from the exact value, and exact at
+     * powers of 4. {@code +0}
      * gives {@code +∞}, {@code -0} gives {@code -∞}, a negative argument gives NaN, {@code +∞} gives
      * {@code +0}. PTX: {@code rsqrt.approx.ftz.f32}.
      */
@@ -93,7 +95,7 @@ public final class Sfu {
 
     /**
      * Approximates {@code 2^x}: for x on the 23-bit grid of [0, 1) at most 0.96 ulp from the exact
-     * value. The argument is rounded to 23 fractional bits (the hardware's fixed-point format), its
+     * value, and exact at integers. The argument is rounded to 23 fractional bits (the hardware's fixed-point format), its
      * integer part becomes the exponent; results overflow to {@code +∞} (x ≥ 128) and flush to
      * {@code +0} below 2^-126; {@code -∞} gives {@code +0}. PTX: {@code ex2.approx.ftz.f32}.
      */
@@ -106,7 +108,11 @@ public final class Sfu {
             }
             return bits < 0 ? 0f : Float.POSITIVE_INFINITY;
         }
-        int fixed = toFixed23(bits, exponent);
+        // The 8.23 fixed-point format of the hardware's range reduction: |x|·2^23 rounded half away
+        // from zero, with x's sign. Exact in float: x·2^23 is an integer when |x| >= 1, and below 1 has
+        // at most 24 significant bits and magnitude under 2^23, so x·2^23 ± 1/2 is exact and truncating
+        // it rounds (zeros and subnormals give 0).
+        int fixed = (int) (x * 0x1p23f + (exponent >= 127 ? 0f : Math.copySign(0.5f, x)));
         int whole = fixed >> 23;
         if (whole >= 128) {
             return Float.POSITIVE_INFINITY;
@@ -116,8 +122,8 @@ public final class Sfu {
     }
 
     /**
-     * Approximates {@code log2(x)}: in [1, 2) within 2^-23.1 of the exact value (an absolute bound, as
-     * for the hardware). {@code ±0} gives {@code -∞}, a negative argument NaN, {@code +∞} gives
+     * Approximates {@code log2(x)}: in [1, 2) within 2^-23.2 of the exact value (an absolute bound, as
+     * for the hardware), and exact at powers of 2. {@code ±0} gives {@code -∞}, a negative argument NaN, {@code +∞} gives
      * {@code +∞}. PTX: {@code lg2.approx.ftz.f32}.
      */
     public static float lg2(float x) {
@@ -134,7 +140,7 @@ public final class Sfu {
 
     /**
      * Approximates {@code sin(x)}: within 2^-22.6 of the exact value for x on the fixed-point grid of
-     * [0, π/2), within 2^-21.9 for any x in [-100π, 100π] (absolute bounds). The argument is reduced to
+     * [0, π/2), within 2^-21.9 for any float x in [-100π, 100π] (absolute bounds). The argument is reduced to
      * quarter turns in 23-bit fixed point; absolute accuracy holds while |x| &lt; 4·10^7. {@code ±0}
      * gives {@code ±0}, {@code ±∞} NaN. PTX: {@code sin.approx.ftz.f32}.
      */
@@ -174,25 +180,5 @@ public final class Sfu {
     /** A float's bits with those of a subnormal (or a wrapped-negative exponent) replaced by +0. */
     private static int flushSubnormal(int bits) {
         return bits < MIN_NORMAL ? 0 : bits;
-    }
-
-    /**
-     * |x|·2^23 rounded to the nearest integer (halves away from zero), with x's sign: the 8.23
-     * fixed-point format of the hardware's range reduction. Needs |x| &lt; 256; zero and subnormals
-     * (exponent 0) give 0.
-     */
-    private static int toFixed23(int bits, int exponent) {
-        if (exponent == 0) {
-            return 0;
-        }
-        int significand = (bits & FRACTION) | MIN_NORMAL;
-        int magnitude;
-        if (exponent >= 127) {
-            magnitude = significand << (exponent - 127);
-        } else {
-            int drop = Math.min(127 - exponent, 31);
-            magnitude = (significand + (1 << (drop - 1))) >> drop;
-        }
-        return bits < 0 ? -magnitude : magnitude;
     }
 }

@@ -50,6 +50,7 @@ public final class VectorSfu {
     private static final int MIN_NORMAL = 0x0080_0000;
     private static final int NAN = Float.floatToRawIntBits(Float.NaN);
     private static final int ONE = Float.floatToRawIntBits(1f);
+    private static final int HALF_BITS = Float.floatToRawIntBits(0.5f);
     private static final int QUARTER = QuarterTurns.QUARTER;
     /** Half of the last bit dropped when a sum loses 6 bits: rounds to nearest. */
     private static final int HALF_OF_6 = 1 << 5;
@@ -69,12 +70,13 @@ public final class VectorSfu {
     }
 
     /*
-     * Every function calls one method of its own on the fast path, its table's VectorDatapath.sum, and
-     * calls it first; everything else is Vector API calls, which are annotated for forced inlining. C2
-     * stops inlining plain methods into a compilation that has grown past its node budget
-     * (NodeCountInliningCutoff), and Vector API code grows it fast: helpers called after the datapath
-     * (for rounding or flushing) were refused, and every vector crossing such a call is boxed. The
-     * special-value paths are separate methods, called only when a lane needs them.
+     * Each function calls its table's VectorDatapath.sum, and nothing else of its own on the fast path
+     * but sine's range reduction, before the datapath; everything else is Vector API calls, which are
+     * annotated for forced inlining. C2 stops inlining plain methods into a compilation that has grown
+     * past its node budget (NodeCountInliningCutoff), and Vector API code grows it fast: helpers called
+     * after the datapath (for rounding or flushing) were refused, and every vector crossing such a call
+     * is boxed. Each method stays under C2's 325-byte inlining limit. The special-value paths are
+     * separate methods, called only when a lane needs them.
      */
 
     /** {@link Sfu#rcp} in every lane. PTX: {@code rcp.approx.ftz.f32}. */
@@ -132,14 +134,10 @@ public final class VectorSfu {
     public static FloatVector ex2(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
         IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
-        // |x|·2^23 rounded half away from zero: a left shift for |x| >= 1, a rounding right shift below
-        // (at most 31 places, which leaves 0: zeros and subnormals drop all their bits).
-        IntVector down = exponent.neg().add(127).max(0).min(31);
-        IntVector magnitude = bits.and(FRACTION).or(MIN_NORMAL)
-                .lanewise(VectorOperators.LSHL, exponent.sub(127).max(0))
-                .add(IntVector.broadcast(VectorDatapath.INT, 1).lanewise(VectorOperators.LSHL, down).lanewise(VectorOperators.LSHR, 1))
-                .lanewise(VectorOperators.ASHR, down);
-        IntVector fixed = magnitude.blend(magnitude.neg(), bits.compare(VectorOperators.LT, 0));
+        // |x|·2^23 rounded half away from zero, as Sfu.ex2: ±1/2 (the sign bit of x on 0.5f) below 1.
+        FloatVector scaled = x.mul(0x1p23f);
+        IntVector half = bits.and(SIGN).or(HALF_BITS).blend(0, exponent.compare(VectorOperators.GE, 127));
+        IntVector fixed = (IntVector) scaled.add(half.reinterpretAsFloats()).convert(VectorOperators.F2I, 0);
         IntVector sum = EX2.sum(fixed.and(FRACTION));
         IntVector result = fixed.lanewise(VectorOperators.ASHR, 23).add(126).lanewise(VectorOperators.LSHL, 23)
                 .add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));

@@ -22,10 +22,10 @@ package dev.weft.internal.sfu;
  * ({@code floor((C1·xh·2^s + C1·xlo)/2^s) = C1·xh + floor(C1·xlo/2^s)}, exact); the scalar code here
  * uses long arithmetic, which computes the same floor directly. The constructor checks these bounds.
  *
- * <p>The hardware's squarer drops low partial-product columns, which makes its result a few units
- * smaller than the truncated exact square; we truncate the exact square instead, which is the better of
- * the two and the one a vector unit can compute exactly. Its error (below 2^-32 of x_l²'s weight) is far
- * below C2's rounding.
+ * <p>The hardware's squarer drops its low partial-product columns, and with them their carries, so its
+ * result can fall a few units below the truncated exact square; we truncate the exact square, which is
+ * at least as accurate and which a vector unit computes exactly. The truncation errs by less than
+ * 2^(t−46) in x_l² (2^-32 for t = 14), far below C2's rounding.
  */
 public final class Datapath {
 

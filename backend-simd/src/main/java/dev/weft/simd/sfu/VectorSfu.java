@@ -40,7 +40,7 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code -XX:CompileCommand=inline,dev.weft.simd.sfu.*::*}.
  *
  * <p>Measured on an AVX2 machine (Zen 3, 8 lanes), 2 to 4 ns per element: faster than a scalar
- * {@code Math} loop for 2^x, log2, sin and cos (2 to 6 times), slower than the Vector API's own
+ * {@code Math} loop for 2^x, log2, sin and cos (2.4 to 4.4 times), slower than the Vector API's own
  * operators (which call SVML polynomials, or are a single division or square root instruction). Half
  * of the time is the table lookups: 8 permutes and 7 blends per 64-entry coefficient word with 8
  * lanes. See the SFU benchmark in the benchmarks module.

@@ -25,7 +25,8 @@ import jdk.incubator.vector.VectorSpecies;
  * of a function on AVX2; AVX-512's two-register permute (vpermi2d) would make them four times cheaper.
  *
  * <p><b>Inlining.</b> {@link #sum} is one method of at most 325 bytecodes (C2's FreqInlineSize) that
- * calls nothing but the Vector API, and C0 is stored pre-shifted to save its shift (and the bytes).
+ * calls nothing but the Vector API; C0 is stored pre-shifted and the masks are components, derived once
+ * in {@link #of}, which saves a shift per call and the bytecodes that kept it under the limit.
  * Earlier shapes were up to four times slower: a 449-byte method was never inlined; split into helpers, the
  * helpers were compiled on their own first (C1 code called them), their code outgrew InlineSmallCode,
  * and later compilations refused them; helpers called after the lookups fell under C2's node budget

@@ -5,4 +5,5 @@
 module dev.weft.simd {
     requires transitive dev.weft.runtime;
     requires jdk.incubator.vector;
+    exports dev.weft.simd.sfu;
 }

@@ -6,4 +6,5 @@ module dev.weft.kernels {
     requires jdk.incubator.vector;
     exports dev.weft;
     exports dev.weft.internal to dev.weft.runtime, dev.weft.simd;
+    exports dev.weft.internal.sfu to dev.weft.simd;
 }

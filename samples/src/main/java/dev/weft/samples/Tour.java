@@ -24,7 +24,8 @@ public final class Tour {
             Sample06_AtomicsHistogram::main,
             Sample07_WarpVoteAndShuffle::main,
             Sample08_StreamsAndEvents::main,
-            Sample09_BadInput::main);
+            Sample09_BadInput::main,
+            Sample10_SfuAccuracy::main);
 
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("all")) {

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="BlackScholesBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff blackscholes.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="BlackScholesBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/blackscholes.json"}
  *
  * <p>Black-Scholes call and put prices for 2^18 European options in float, as in the CUDA SDK sample:
  * per option one log, three exps (one in each cumulative normal and the discount), a sqrt and a divide,

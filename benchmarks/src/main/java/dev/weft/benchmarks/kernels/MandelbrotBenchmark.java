@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="MandelbrotBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff mandelbrot.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="MandelbrotBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/mandelbrot.json"}
  *
  * <p>Mandelbrot, 1024 x 512 pixels of [-2.2, 1.0] x [-1.2, 1.2], at most 256 iterations, in float: the
  * divergent loop, where neighbouring lanes leave after very different iteration counts and a SIMD

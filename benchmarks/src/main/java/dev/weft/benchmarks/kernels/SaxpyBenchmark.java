@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="SaxpyBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff saxpy.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="SaxpyBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/saxpy.json"}
  *
  * <p>SAXPY, {@code y[i] = a * x[i] + y[i]} over 2^20 floats (4 MiB per array): a memory-bound kernel, so
  * it measures how close each variant gets to the machine's bandwidth, and what a launch costs. Reported

@@ -21,7 +21,7 @@ import jdk.incubator.vector.FloatVector;
  * thread, both computed per element so that variants that ran a smaller problem compare fairly.
  *
  * <p>Run it on the machine that ran the benchmarks (the header describes the machine running this tool):
- * {@code mvn -q -o -pl benchmarks exec:exec@report -Djmh.results=target/saxpy.json}, or with plain
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.results=target/saxpy.json}, or with plain
  * {@code java --add-modules jdk.incubator.vector -cp <benchmarks class path>
  * dev.weft.benchmarks.report.ResultsTable results.json [out.md]}.
  */

@@ -226,12 +226,20 @@ public final class ResultsTable {
                 .append(" cores available to the JVM\n");
         sb.append("- Vector species: FloatVector.SPECIES_PREFERRED = ").append(FloatVector.SPECIES_PREFERRED.vectorBitSize())
                 .append(" bits, ").append(FloatVector.SPECIES_PREFERRED.length()).append(" float lanes\n");
-        sb.append("- Weft AUTO device, executor per kernel (checked by this tool, same class path):");
+        Map<String, List<String>> kernelsByDecision = new LinkedHashMap<>();
         try (Device device = Device.create()) {
             for (Map.Entry<String, Kernel> e : KernelsForReport.kernels().entrySet()) {
-                sb.append(" ").append(e.getKey()).append(": ").append(device.compileReport(e.getValue()).summary()).append(';');
+                kernelsByDecision.computeIfAbsent(device.compileReport(e.getValue()).summary(), k -> new ArrayList<>()).add(e.getKey());
             }
         }
+        return sb.append(executors(kernelsByDecision)).toString();
+    }
+
+    /** The header's line on Weft's AUTO device: each compile decision once, with the kernels it applies to. */
+    static String executors(Map<String, List<String>> kernelsByDecision) {
+        StringBuilder sb = new StringBuilder("- Weft AUTO device (asked by this tool, same class path):");
+        kernelsByDecision.forEach((decision, kernels) -> sb.append(' ').append(decision).append(" (")
+                .append(String.join(", ", kernels)).append(");"));
         sb.setLength(sb.length() - 1);
         return sb.append('\n').toString();
     }

@@ -78,6 +78,15 @@ class ResultsTableTest {
     }
 
     @Test
+    void executors_eachDecisionOnce_withItsKernels() {
+        Map<String, List<String>> decisions = new java.util.LinkedHashMap<>();
+        decisions.put("compiled by simd", List.of("saxpy", "mandelbrot"));
+        decisions.put("runs on the reference executor: syncThreads() at Kernels.java:12", List.of("sgemm"));
+        assertEquals("- Weft AUTO device (asked by this tool, same class path): compiled by simd (saxpy, mandelbrot); "
+                + "runs on the reference executor: syncThreads() at Kernels.java:12 (sgemm)\n", ResultsTable.executors(decisions));
+    }
+
+    @Test
     void json_parsesJmhShapes() {
         Object v = Json.parse("[{\"a\": [1, 2.5e3, -3], \"b\": \"x\\\"y\", \"c\": null, \"d\": true}]");
         Map<?, ?> m = (Map<?, ?>) ((List<?>) v).get(0);

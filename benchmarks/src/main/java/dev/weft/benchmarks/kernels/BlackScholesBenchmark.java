@@ -26,16 +26,17 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="BlackScholesBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff blackscholes.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="BlackScholesBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/blackscholes.json"}
  *
  * <p>Black-Scholes call and put prices for 2^18 European options in float, as in the CUDA SDK sample:
  * per option one log, three exps (one in each cumulative normal and the discount), a sqrt and a divide,
  * over 20 bytes of memory (three inputs, two outputs). Compute-bound on the transcendentals; reported in
  * options per second (no flop count: the cost is in exp and log).
  *
- * <p>Variants as in {@link SaxpyBenchmark}; {@code weftReference} prices 2^14 options. The hand-written
- * Vector API code uses the lane-wise {@code LOG}, {@code EXP} and {@code SQRT}, whose accuracy is that of
- * {@code Math}'s (within 1 ulp), so it is checked against {@code javaSerial} within 1e-3 (prices up to
+ * <p>Variants as in {@link SaxpyBenchmark}; {@code weftReference} prices 2^14 options, and {@code weft} too
+ * unless AUTO compiles the kernel ({@link Devices#fullProblem}). The hand-written Vector API code uses the
+ * lane-wise {@code LOG}, {@code EXP} and {@code SQRT}, whose accuracy is that of {@code Math}'s (within 1
+ * ulp), so it is checked against {@code javaSerial} within 1e-3 (prices up to
  * 100; the corpus test's blackScholes case derives the bound), and the scalar variants bit for bit.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -68,7 +69,10 @@ public class BlackScholesBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        n = impl.equals("weftReference") ? REFERENCE_N : N;
+        if (impl.startsWith("weft")) {
+            device = Devices.create(impl.equals("weftReference"));
+        }
+        n = Devices.fullProblem(impl, device, KernelsForReport.kernels().get("blackScholes")) ? N : REFERENCE_N;
         SplittableRandom r = new SplittableRandom(3);
         price = new float[n];
         strike = new float[n];
@@ -80,8 +84,7 @@ public class BlackScholesBenchmark {
         }
         call = new float[n];
         put = new float[n];
-        if (impl.startsWith("weft")) {
-            device = Devices.create(impl.equals("weftReference"));
+        if (device != null) {
             kernel = blackScholesKernel(n, R, V, price, strike, years, call, put);
             Devices.describe("blackScholes", impl, device, kernel);
         }

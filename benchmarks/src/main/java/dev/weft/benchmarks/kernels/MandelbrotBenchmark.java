@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="MandelbrotBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff mandelbrot.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="MandelbrotBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/mandelbrot.json"}
  *
  * <p>Mandelbrot, 1024 x 512 pixels of [-2.2, 1.0] x [-1.2, 1.2], at most 256 iterations, in float: the
  * divergent loop, where neighbouring lanes leave after very different iteration counts and a SIMD
@@ -37,7 +37,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Variants as in {@link SaxpyBenchmark}; {@code weftReference} draws the same region at 256 x 128 (a
  * sixteenth of the pixels, with about the same mix of iteration counts: compare per-pixel and per-flop
- * rates). The hand-written Vector API code keeps a mask of the lanes still iterating, as the SIMD
+ * rates), and {@code weft} too unless AUTO compiles the kernel ({@link Devices#fullProblem}). The
+ * hand-written Vector API code keeps a mask of the lanes still iterating, as the SIMD
  * backend must. Each variant is checked once against {@code javaSerial}: iteration counts must be equal.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -69,16 +70,18 @@ public class MandelbrotBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        boolean reference = impl.equals("weftReference");
-        width = reference ? 256 : 1024;
-        height = reference ? 128 : 512;
+        if (impl.startsWith("weft")) {
+            device = Devices.create(impl.equals("weftReference"));
+        }
+        boolean full = Devices.fullProblem(impl, device, KernelsForReport.kernels().get("mandelbrot"));
+        width = full ? 1024 : 256;
+        height = full ? 512 : 128;
         x0 = -2.2f;
         y0 = -1.2f;
         dx = 3.2f / width;
         dy = 2.4f / height;
         out = new int[width * height];
-        if (impl.startsWith("weft")) {
-            device = Devices.create(reference);
+        if (device != null) {
             kernel = mandelbrotKernel(width, height, x0, y0, dx, dy, MAX_ITER, out);
             Devices.describe("mandelbrot", impl, device, kernel);
         }

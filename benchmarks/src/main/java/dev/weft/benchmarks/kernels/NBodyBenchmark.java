@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="NBodyBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff nbody.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="NBodyBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/nbody.json"}
  *
  * <p>One velocity step of the all-pairs n-body method for 2048 bodies in float, each thread reading every
  * body's position straight from global memory (no tiles in shared memory: that version belongs to the

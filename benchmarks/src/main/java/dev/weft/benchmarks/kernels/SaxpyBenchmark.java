@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="SaxpyBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff saxpy.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="SaxpyBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/saxpy.json"}
  *
  * <p>SAXPY, {@code y[i] = a * x[i] + y[i]} over 2^20 floats (4 MiB per array): a memory-bound kernel, so
  * it measures how close each variant gets to the machine's bandwidth, and what a launch costs. Reported
@@ -34,7 +34,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Variants ({@code impl}): {@code weft} the kernel on a default (AUTO) device, compiled by the SIMD
  * backend when it is installed; {@code weftReference} the same kernel on the reference executor, over
  * 2^16 elements because it costs a continuation per thread (compare the per-element rates, not the
- * invocation rates); {@code vectorApi} hand-written Vector API code split into chunks over one thread per
+ * invocation rates), and {@code weft} too unless AUTO compiles the kernel ({@link Devices#fullProblem});
+ * {@code vectorApi} hand-written Vector API code split into chunks over one thread per
  * processor the way Weft splits CTAs over SMs ({@link Parallel}); {@code vectorApiSerial} the same loop on
  * one thread; {@code javaSerial} a plain loop; {@code javaParallel} a plain loop over
  * {@code IntStream.parallel()}. Every variant is checked once, bit for bit against {@code javaSerial}
@@ -69,7 +70,10 @@ public class SaxpyBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        n = impl.equals("weftReference") ? REFERENCE_N : N;
+        if (impl.startsWith("weft")) {
+            device = Devices.create(impl.equals("weftReference"));
+        }
+        n = Devices.fullProblem(impl, device, KernelsForReport.kernels().get("saxpy")) ? N : REFERENCE_N;
         SplittableRandom r = new SplittableRandom(1);
         x = new float[n];
         y = new float[n];
@@ -78,8 +82,7 @@ public class SaxpyBenchmark {
             y[i] = (float) r.nextDouble(-1, 1);
         }
         a = 0.5f;
-        if (impl.startsWith("weft")) {
-            device = Devices.create(impl.equals("weftReference"));
+        if (device != null) {
             kernel = saxpyKernel(n, a, x, y);
             Devices.describe("saxpy", impl, device, kernel);
         }

@@ -15,13 +15,14 @@ import jdk.incubator.vector.FloatVector;
 
 /**
  * Renders JMH's JSON results of the kernel benchmarks as Markdown: a header with the machine (CPU model,
- * cores, JDK, preferred vector species) and the executor Weft's AUTO device picks for each kernel, then
- * one table per benchmark with each variant's rates, GB/s or GFLOP/s where the benchmark counts bytes or
+ * cores, JDK, preferred vector species) and the executor Weft's AUTO device picks for each kernel; where
+ * the results hold more than one benchmark, a summary with one row per benchmark (each variant relative to
+ * the hand-written Vector API); then one table per benchmark with each variant's rates, GB/s or GFLOP/s where the benchmark counts bytes or
  * flops, and its ratio to the hand-written Vector API variant (multi-threaded) and to plain Java on one
  * thread, both computed per element so that variants that ran a smaller problem compare fairly.
  *
  * <p>Run it on the machine that ran the benchmarks (the header describes the machine running this tool):
- * {@code mvn -q -o -pl benchmarks exec:exec@report -Djmh.results=target/saxpy.json}, or with plain
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.results=target/saxpy.json}, or with plain
  * {@code java --add-modules jdk.incubator.vector -cp <benchmarks class path>
  * dev.weft.benchmarks.report.ResultsTable results.json [out.md]}.
  */
@@ -29,13 +30,16 @@ public final class ResultsTable {
 
     private static final String VECTOR_BASELINE = "vectorApi";
     private static final String JAVA_BASELINE = "javaSerial";
+    /** The variants of the kernel benchmarks, in the order the summary shows them. */
+    private static final List<String> VARIANTS = List.of("weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial",
+            "javaParallel");
 
     private ResultsTable() {
     }
 
     /**
      * @param args the JMH JSON file (written with {@code -rf json -rff FILE}), and optionally a file to write
-     *        the Markdown to (else standard output)
+     *        the Markdown to as well as to standard output
      */
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
@@ -43,10 +47,10 @@ public final class ResultsTable {
             System.exit(2);
         }
         String markdown = render(Files.readString(Path.of(args[0])), machine());
+        System.out.print(markdown);
         if (args.length > 1) {
             Files.writeString(Path.of(args[1]), markdown);
-        } else {
-            System.out.print(markdown);
+            System.out.println("(written to " + Path.of(args[1]).toAbsolutePath() + ")");
         }
     }
 
@@ -80,8 +84,53 @@ public final class ResultsTable {
             String key = row.benchmark() + (row.otherParams().isEmpty() ? "" : " " + row.otherParams());
             byBenchmark.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
         }
+        if (byBenchmark.size() > 1) {
+            summary(md, byBenchmark);
+        }
         byBenchmark.forEach((name, rows) -> table(md, name, rows));
         return md.toString();
+    }
+
+    /**
+     * One row per benchmark: the hand-written Vector API variant's rate, and every other variant's per-element
+     * throughput relative to it. The rate is in GFLOP/s where the benchmark counts at least one flop per byte
+     * it moves (or no bytes), in GB/s where it counts bytes, else in elements per second.
+     */
+    private static void summary(StringBuilder md, Map<String, List<Row>> byBenchmark) {
+        List<String> variants = new ArrayList<>(VARIANTS);
+        byBenchmark.values().forEach(rows -> rows.forEach(r -> {
+            if (!variants.contains(r.variant())) {
+                variants.add(r.variant());
+            }
+        }));
+        variants.remove(VECTOR_BASELINE);
+        md.append("## Summary\n\nPer-element throughput of each variant relative to `").append(VECTOR_BASELINE)
+                .append("` (× > 1: faster than the hand-written Vector API); the `").append(VECTOR_BASELINE)
+                .append("` column is its own rate, in GFLOP/s where the benchmark counts at least a flop per byte moved, "
+                        + "else in GB/s.\n\n| benchmark | ").append(VECTOR_BASELINE).append(" |");
+        variants.forEach(v -> md.append(' ').append(v).append(" |"));
+        md.append("\n|---|---:|").append("---:|".repeat(variants.size())).append('\n');
+        byBenchmark.forEach((name, rows) -> {
+            Row vector = rows.stream().filter(r -> r.variant().equals(VECTOR_BASELINE)).findFirst().orElse(null);
+            md.append("| ").append(name).append(" | ").append(vector == null ? "-" : rate(vector)).append(" |");
+            for (String v : variants) {
+                Row r = rows.stream().filter(x -> x.variant().equals(v)).findFirst().orElse(null);
+                md.append(' ').append(r == null ? "-" : ratio(r, vector)).append(" |");
+            }
+            md.append('\n');
+        });
+        md.append('\n');
+    }
+
+    /** A variant's rate in the unit that fits its benchmark (see {@link #summary}). */
+    static String rate(Row r) {
+        if (r.flops() > 0 && (r.bytes() <= 0 || r.flops() >= r.bytes())) {
+            return fixed(r.flops() / 1e9) + " GFLOP/s";
+        }
+        if (r.bytes() > 0) {
+            return fixed(r.bytes() / 1e9) + " GB/s";
+        }
+        return si(r.elements()) + " elements/s";
     }
 
     private static Row row(Map<?, ?> r) {
@@ -177,12 +226,20 @@ public final class ResultsTable {
                 .append(" cores available to the JVM\n");
         sb.append("- Vector species: FloatVector.SPECIES_PREFERRED = ").append(FloatVector.SPECIES_PREFERRED.vectorBitSize())
                 .append(" bits, ").append(FloatVector.SPECIES_PREFERRED.length()).append(" float lanes\n");
-        sb.append("- Weft AUTO device, executor per kernel (checked by this tool, same class path):");
+        Map<String, List<String>> kernelsByDecision = new LinkedHashMap<>();
         try (Device device = Device.create()) {
             for (Map.Entry<String, Kernel> e : KernelsForReport.kernels().entrySet()) {
-                sb.append(" ").append(e.getKey()).append(": ").append(device.compileReport(e.getValue()).summary()).append(';');
+                kernelsByDecision.computeIfAbsent(device.compileReport(e.getValue()).summary(), k -> new ArrayList<>()).add(e.getKey());
             }
         }
+        return sb.append(executors(kernelsByDecision)).toString();
+    }
+
+    /** The header's line on Weft's AUTO device: each compile decision once, with the kernels it applies to. */
+    static String executors(Map<String, List<String>> kernelsByDecision) {
+        StringBuilder sb = new StringBuilder("- Weft AUTO device (asked by this tool, same class path):");
+        kernelsByDecision.forEach((decision, kernels) -> sb.append(' ').append(decision).append(" (")
+                .append(String.join(", ", kernels)).append(");"));
         sb.setLength(sb.length() - 1);
         return sb.append('\n').toString();
     }

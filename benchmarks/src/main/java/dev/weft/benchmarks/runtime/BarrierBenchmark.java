@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code mvn -q -pl benchmarks -am package -DskipTests && mvn -q -pl benchmarks exec:exec -Djmh.args="BarrierBenchmark"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="BarrierBenchmark"}
  *
  * <p>The cost of one {@code syncThreads()} per thread: one CTA of 256 threads passes {@value #BARRIERS}
  * barriers, and each score is the time per barrier per thread ({@code @OperationsPerInvocation}). The

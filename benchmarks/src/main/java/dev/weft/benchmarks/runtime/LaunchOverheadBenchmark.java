@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -pl benchmarks -am package -DskipTests && mvn -q -pl benchmarks exec:exec -Djmh.args="LaunchOverhead"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="LaunchOverhead"}
  *
  * <p>What an empty launch of one CTA costs, from the caller's {@code launch} to its return: validation,
  * executor lookup, binding, the work distributor, and running the CTA's threads. Users launch small grids

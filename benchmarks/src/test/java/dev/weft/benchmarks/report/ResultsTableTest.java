@@ -1,6 +1,7 @@
 package dev.weft.benchmarks.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,8 +12,12 @@ import org.junit.jupiter.api.Test;
 class ResultsTableTest {
 
     private static String result(String impl, double ops, double elements, double flops, double bytes) {
+        return result("SaxpyBenchmark.saxpy", impl, ops, elements, flops, bytes);
+    }
+
+    private static String result(String benchmark, String impl, double ops, double elements, double flops, double bytes) {
         return """
-                {"jmhVersion": "1.37", "benchmark": "dev.weft.benchmarks.kernels.SaxpyBenchmark.saxpy", "mode": "thrpt",
+                {"jmhVersion": "1.37", "benchmark": "dev.weft.benchmarks.kernels.%s", "mode": "thrpt",
                  "forks": 1, "jdkVersion": "25", "vmName": "VM", "vmVersion": "25+1", "warmupIterations": 2,
                  "warmupTime": "1 s", "measurementIterations": 3, "measurementTime": "1 s",
                  "params": {"impl": "%s"},
@@ -20,7 +25,7 @@ class ResultsTableTest {
                  "secondaryMetrics": {"elements": {"score": %s, "scoreError": 0.0, "scoreUnit": "ops/s"},
                                       "flops": {"score": %s, "scoreError": 0.0, "scoreUnit": "ops/s"},
                                       "bytes": {"score": %s, "scoreError": 0.0, "scoreUnit": "ops/s"}}}
-                """.formatted(impl, ops, elements, flops, bytes);
+                """.formatted(benchmark, impl, ops, elements, flops, bytes);
     }
 
     @Test
@@ -36,6 +41,49 @@ class ResultsTableTest {
         assertTrue(md.contains("| 0.0003 | 0.0005 |"), md);
         assertTrue(md.contains("| vectorApi | ") && md.contains("| 48.00 | 8.00 | 1.00 | 2.00 |"), md);
         assertTrue(md.contains("1 fork(s), 2 × 1 s warm-up, 3 × 1 s measurement"), md);
+    }
+
+    @Test
+    void render_oneBenchmark_noSummary() {
+        String md = ResultsTable.render("[" + result("vectorApi", 1000, 4e9, 8e9, 48e9) + "]", "- machine\n");
+        assertFalse(md.contains("## Summary"), md);
+    }
+
+    @Test
+    void render_severalBenchmarks_summaryRowPerBenchmarkRelativeToVectorApi() {
+        String json = "[" + String.join(",",
+                result("SaxpyBenchmark.saxpy", "weft", 10, 1e9, 2e9, 12e9),
+                result("SaxpyBenchmark.saxpy", "vectorApi", 10, 4e9, 8e9, 48e9),
+                result("SaxpyBenchmark.saxpy", "javaSerial", 10, 2e9, 4e9, 24e9),
+                result("SgemmBenchmark.sgemm", "vectorApi", 10, 20e9, 40e9, 0),
+                result("SgemmBenchmark.sgemm", "weftReference", 10, 2e6, 4e6, 0)) + "]";
+        String md = ResultsTable.render(json, "- machine\n");
+        assertTrue(md.indexOf("## Summary") < md.indexOf("## SaxpyBenchmark.saxpy"), md);
+        assertTrue(md.contains("| benchmark | vectorApi | weft | weftReference | vectorApiSerial | javaSerial | javaParallel |"), md);
+        // saxpy moves more bytes than it computes flops: GB/s; variants it lacks are dashes
+        assertTrue(md.contains("| SaxpyBenchmark.saxpy | 48.00 GB/s | 0.25 | - | - | 0.50 | - |"), md);
+        assertTrue(md.contains("| SgemmBenchmark.sgemm | 40.00 GFLOP/s | - | 0.0001 | - | - | - |"), md);
+    }
+
+    @Test
+    void rate_unitByFlopsPerByte() {
+        assertEquals("3.00 GFLOP/s", ResultsTable.rate(row(1e9, 3e9, 2e9)));
+        assertEquals("3.00 GFLOP/s", ResultsTable.rate(row(1e9, 3e9, 0)));
+        assertEquals("2.00 GB/s", ResultsTable.rate(row(1e9, 1e9, 2e9)));
+        assertEquals("1.00 G elements/s", ResultsTable.rate(row(1e9, 0, 0)));
+    }
+
+    private static ResultsTable.Row row(double elements, double flops, double bytes) {
+        return new ResultsTable.Row("B.b", "vectorApi", Map.of(), 1, 0, elements, 0, flops, bytes);
+    }
+
+    @Test
+    void executors_eachDecisionOnce_withItsKernels() {
+        Map<String, List<String>> decisions = new java.util.LinkedHashMap<>();
+        decisions.put("compiled by simd", List.of("saxpy", "mandelbrot"));
+        decisions.put("runs on the reference executor: syncThreads() at Kernels.java:12", List.of("sgemm"));
+        assertEquals("- Weft AUTO device (asked by this tool, same class path): compiled by simd (saxpy, mandelbrot); "
+                + "runs on the reference executor: syncThreads() at Kernels.java:12 (sgemm)\n", ResultsTable.executors(decisions));
     }
 
     @Test

@@ -5,4 +5,5 @@
 module dev.weft.simd {
     requires transitive dev.weft.runtime;
     requires jdk.incubator.vector;
+    provides dev.weft.runtime.spi.KernelBackend with dev.weft.simd.internal.SimdBackend;
 }

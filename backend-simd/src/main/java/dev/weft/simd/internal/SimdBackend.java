@@ -1,0 +1,89 @@
+package dev.weft.simd.internal;
+
+import dev.weft.Kernel;
+import dev.weft.runtime.CompileReport;
+import dev.weft.runtime.spi.Compilation;
+import dev.weft.runtime.spi.CompiledKernel;
+import dev.weft.runtime.spi.CtaProgram;
+import dev.weft.runtime.spi.DeviceShape;
+import dev.weft.runtime.spi.KernelBackend;
+import dev.weft.simd.internal.front.Decline;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The SIMD backend: compiles kernel lambdas to Vector API code, a warp's threads on vector lanes. Found by the
+ * runtime through {@link java.util.ServiceLoader} under the name {@code "simd"}.
+ *
+ * <p>Compilations are cached per implementation method and warp size, so a second launch, or another lambda
+ * class with the same implementation method (a method reference used twice), compiles nothing; declines are
+ * cached too.
+ */
+public final class SimdBackend implements KernelBackend {
+
+    private record Key(ClassLoader loader, String implClass, String method, String descriptor, int warpSize) {
+    }
+
+    /** A compilation, or the reasons there is none. */
+    private record Outcome(Compiler.Code code, List<String> reasons) {
+    }
+
+    private static final ConcurrentHashMap<Key, Outcome> CACHE = new ConcurrentHashMap<>();
+
+    /** For the ServiceLoader. */
+    public SimdBackend() {
+    }
+
+    @Override
+    public String name() {
+        return "simd";
+    }
+
+    @Override
+    public Compilation compile(Kernel kernel, DeviceShape device) {
+        LambdaSource src;
+        try {
+            src = LambdaSource.of(kernel);
+        } catch (Decline d) {
+            return new Compilation.Declined(d.reasons());
+        }
+        Key key = new Key(src.loader, src.implClass, src.implMethod, src.implDescriptor, device.warpSize());
+        Outcome o = CACHE.computeIfAbsent(key, k -> {
+            try {
+                return new Outcome(Compiler.compile(src, device.warpSize()), null);
+            } catch (Decline d) {
+                return new Outcome(null, d.reasons());
+            }
+        });
+        if (o.code() == null) {
+            return new Compilation.Declined(o.reasons());
+        }
+        try {
+            Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().constructor(), o.code().params(), src.loader);
+            return new Compilation.Compiled(new SimdKernel(o.code(), binder));
+        } catch (Decline d) {
+            return new Compilation.Declined(d.reasons());
+        }
+    }
+
+    /** One kernel class compiled: the shared code and this class's binder. */
+    private static final class SimdKernel implements CompiledKernel {
+        private final CompileReport report;
+        private final Binder binder;
+
+        SimdKernel(Compiler.Code code, Binder binder) {
+            this.report = new CompileReport("simd", true, List.of(), code.listing());
+            this.binder = binder;
+        }
+
+        @Override
+        public CompileReport report() {
+            return report;
+        }
+
+        @Override
+        public CtaProgram bind(Kernel kernel) {
+            return binder.bind(kernel);
+        }
+    }
+}

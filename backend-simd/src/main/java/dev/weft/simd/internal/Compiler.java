@@ -90,6 +90,7 @@ final class Compiler {
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
             byte[] bytes = gen.generate(cd, variants);
+            dump(cd, bytes);
             int largest = largestMethod(bytes);
             if (largest > CodeGen.HUGE_METHOD_LIMIT) {
                 tooLarge = new Decline("kernel " + name + " is too large for the JIT: " + largest
@@ -119,6 +120,20 @@ final class Compiler {
             }
         }
         throw tooLarge;
+    }
+
+    /** With -Dweft.simd.dump=DIR, writes each generated class there (for javap). */
+    private static void dump(ClassDesc cd, byte[] bytes) {
+        String dir = System.getProperty("weft.simd.dump");
+        if (dir != null) {
+            try {
+                java.nio.file.Path p = java.nio.file.Path.of(dir, cd.displayName() + ".class");
+                java.nio.file.Files.createDirectories(p.getParent());
+                java.nio.file.Files.write(p, bytes);
+            } catch (java.io.IOException e) {
+                System.err.println("weft: cannot dump " + cd.displayName() + ": " + e);
+            }
+        }
     }
 
     private static String sanitize(String s) {

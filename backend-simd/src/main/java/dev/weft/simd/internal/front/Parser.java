@@ -311,6 +311,26 @@ public final class Parser {
         }
         removeUnreachable();
         deadCodeElimination();
+        validate();
+    }
+
+    /** Array operations must see arrays of their element type; everything else is an unsupported construct. */
+    private void validate() {
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                switch (n.op) {
+                    case LOAD, STORE, LENGTH -> {
+                        Node a = n.in(0);
+                        Kind want = n.op == Op.LOAD ? n.kind.arrayOf() : n.op == Op.STORE ? n.in(2).kind.arrayOf() : null;
+                        if (!a.kind.isArray() || (want != null && a.kind != want)) {
+                            reasons.add("array access on a value of type " + a.kind.text() + " at " + n.site);
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
     }
 
     private void removeUnreachable() {
@@ -807,11 +827,7 @@ public final class Parser {
         }
 
         private void checkArray(Node arr, Kind element) {
-            if (!arr.kind.isArray()) {
-                if (arr.op != Op.UNDEF) {
-                    unsupported("array access on a value of type " + arr.kind.text());
-                }
-            }
+            // Checked after SSA construction (validate): a phi of an unsealed block has no kind yet.
         }
 
         private void constantInstruction(ConstantInstruction c) {
@@ -836,13 +852,7 @@ public final class Parser {
             Kind k = kindOf(op.typeKind());
             switch (op.opcode()) {
                 case INEG, LNEG, FNEG, DNEG -> push(emit(Op.NEG, k, null, pop()));
-                case ARRAYLENGTH -> {
-                    Node a = pop();
-                    if (!a.kind.isArray()) {
-                        unsupported("length of a value of type " + a.kind.text());
-                    }
-                    push(emit(Op.LENGTH, Kind.INT, null, a));
-                }
+                case ARRAYLENGTH -> push(emit(Op.LENGTH, Kind.INT, null, pop()));
                 case LCMP, FCMPL, FCMPG, DCMPL, DCMPG -> {
                     Node b = pop();
                     Node a = pop();
@@ -1263,9 +1273,11 @@ public final class Parser {
         }
     }
 
+    /** Weft's own classes, which kernels call only through the known functions: never inlined. */
     private static boolean isWeftApi(String owner) {
-        return owner.equals("dev/weft/Sfu") || owner.equals("dev/weft/Atomics") || owner.equals("dev/weft/Dim3")
-                || owner.startsWith("dev/weft/runtime/") || owner.startsWith("dev/weft/internal/") || owner.startsWith("dev/weft/simd/");
+        return owner.startsWith("dev/weft/") && owner.indexOf('/', "dev/weft/".length()) < 0
+                || owner.startsWith("dev/weft/runtime/") || owner.startsWith("dev/weft/internal/")
+                || owner.startsWith("dev/weft/simd/internal/") || owner.startsWith("dev/weft/simd/sfu/");
     }
 
     private static boolean holds(Cond.Pred p, int cmp) {

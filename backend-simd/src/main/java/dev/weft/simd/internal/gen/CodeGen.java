@@ -2073,18 +2073,20 @@ public final class CodeGen {
                         cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int, Vec.MASK));
                     }
                 } else {
+                    // Values go after the index map (both may be int arrays).
                     int s = scratch.get(ek);
                     for (int r = 0; r < regs(ek); r++) {
                         vector(val, r, cur);
                         cb.aload(s);
-                        cb.loadConstant(r * lanes(ek));
+                        cb.loadConstant(2 * n + r * lanes(ek));
                         cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
                     }
                     scalar(arr);
                     cb.aload(map);
                     cb.aload(s);
+                    cb.loadConstant(2 * n);
                     curBits();
-                    cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(arr.kind), CD_long));
+                    cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(arr.kind), CD_int, CD_long));
                 }
                 cb.goto_(done);
             }

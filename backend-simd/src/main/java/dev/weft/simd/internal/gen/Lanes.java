@@ -236,32 +236,36 @@ public final class Lanes {
         return -1;
     }
 
-    /** Stores {@code vals[j]} into {@code a[idx[j]]} for each lane j set in {@code active}, in lane order. */
-    public static void scatter(int[] a, int[] idx, int[] vals, long active) {
+    /**
+     * Stores {@code vals[valsOffset + j]} into {@code a[idx[j]]} for each lane j set in {@code active}, in lane
+     * order, so that of lanes writing the same element the last one wins, as the last thread does in the
+     * reference executor.
+     */
+    public static void scatter(int[] a, int[] idx, int[] vals, int valsOffset, long active) {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
-            a[idx[j]] = vals[j];
+            a[idx[j]] = vals[valsOffset + j];
         }
     }
 
-    public static void scatter(long[] a, int[] idx, long[] vals, long active) {
+    public static void scatter(long[] a, int[] idx, long[] vals, int valsOffset, long active) {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
-            a[idx[j]] = vals[j];
+            a[idx[j]] = vals[valsOffset + j];
         }
     }
 
-    public static void scatter(float[] a, int[] idx, float[] vals, long active) {
+    public static void scatter(float[] a, int[] idx, float[] vals, int valsOffset, long active) {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
-            a[idx[j]] = vals[j];
+            a[idx[j]] = vals[valsOffset + j];
         }
     }
 
-    public static void scatter(double[] a, int[] idx, double[] vals, long active) {
+    public static void scatter(double[] a, int[] idx, double[] vals, int valsOffset, long active) {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
-            a[idx[j]] = vals[j];
+            a[idx[j]] = vals[valsOffset + j];
         }
     }
 

@@ -43,7 +43,6 @@ class SaxpyTest {
         int n = 1000;
         Object[] data = {Differential.floats(n, 1, -1, 1), Differential.floats(n, 2, -1, 1)};
         d.check(Dim3.of((n + 127) / 128), Dim3.of(128), SaxpyTest::saxpy, data);
-        System.out.println(d.report(SaxpyTest::saxpy, data).listing());
     }
 
     @Test

@@ -245,6 +245,9 @@ public final class CodeGen {
         private int kSlot;
         private int bitsSlot;
         private Block cur;
+        private final Set<Node> nullChecked = new HashSet<>();
+        /** Lane types whose masks the current node and the rest of the block use. */
+        private EnumSet<Kind> laterKinds = EnumSet.noneOf(Kind.class);
 
         MethodGen(CodeBuilder cb, Variant v) {
             this.cb = cb;
@@ -426,13 +429,17 @@ public final class CodeGen {
         }
 
         private EnumSet<Kind> derivedKindsNeeded(Block b) {
+            return kindsNeeded(b.nodes, b.phis);
+        }
+
+        private EnumSet<Kind> kindsNeeded(List<Node> nodes, List<Node> phis) {
             EnumSet<Kind> ks = EnumSet.noneOf(Kind.class);
-            for (Node x : b.phis) {
+            for (Node x : phis) {
                 if (shadow.containsKey(x)) {
                     ks.add(shadow.get(x).kind());
                 }
             }
-            for (Node x : b.nodes) {
+            for (Node x : nodes) {
                 if (shadow.containsKey(x)) {
                     ks.add(shadow.get(x).kind());
                 }
@@ -828,6 +835,7 @@ public final class CodeGen {
 
         private void block(Block b) {
             cur = b;
+            nullChecked.clear();
             Run run = plan.run.get(b);
             if (run == Run.NONE) {
                 cb.labelBinding(endLabel.get(b));
@@ -879,7 +887,9 @@ public final class CodeGen {
             for (Node x : b.phis) {
                 writeShadow(x);
             }
-            for (Node x : b.nodes) {
+            for (int i = 0; i < b.nodes.size(); i++) {
+                Node x = b.nodes.get(i);
+                laterKinds = kindsNeeded(b.nodes.subList(i, b.nodes.size()), List.of());
                 node(x);
                 writeShadow(x);
             }
@@ -1412,7 +1422,9 @@ public final class CodeGen {
             cb.istore(kSlot);
             cause.run();
             cb.astore(faultCauseSlot);
-            kill();
+            kill(false);
+            // Every thread running this block faulted: nothing of it is left to run.
+            cb.goto_(endLabel.get(cur));
             cb.labelBinding(none);
         }
 
@@ -1421,6 +1433,11 @@ public final class CodeGen {
          * lane from the masks of this block and of the regions enclosing it.
          */
         private void kill() {
+            kill(true);
+        }
+
+        /** As {@link #kill()}; {@code continues}: whether the block goes on (its derived masks must follow). */
+        private void kill(boolean continues) {
             cb.iload(kSlot);
             cb.istore(faultLaneSlot);
             for (Block m : killSets.get(cur)) {
@@ -1429,12 +1446,18 @@ public final class CodeGen {
                     cb.aload(c[r]);
                     cb.loadConstant(r);
                     cb.iload(kSlot);
-                    cb.invokestatic(Vec.LANES, "below", mt(Vec.MASK, CD_int, CD_int));
-                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                    cb.invokestatic(Vec.LANES, "keepBelow", mt(Vec.MASK, Vec.MASK, CD_int, CD_int));
                     cb.astore(c[r]);
                 }
             }
-            materializeDerived(cur);
+            if (continues) {
+                // Only the lane types the rest of the block still masks with.
+                for (Map.Entry<Kind, int[]> e : derived.get(cur).entrySet()) {
+                    if (laterKinds.contains(e.getKey())) {
+                        deriveMasks(curMask(), e.getKey(), e.getValue());
+                    }
+                }
+            }
             // A uniform loop whose threads all faulted stops at its back edge.
             List<Integer> aborts = new ArrayList<>();
             Block m = plan.maskOf.get(cur);
@@ -1456,9 +1479,17 @@ public final class CodeGen {
             }
         }
 
-        private void nullCheck(Node arr, String what, Label isNull) {
+        /**
+         * Jumps to {@code isNull} if the array is null; false (and no code) when an earlier access of this block
+         * already checked it: had it been null, every thread of the block would have faulted there.
+         */
+        private boolean nullCheck(Node arr, Label isNull) {
+            if (!nullChecked.add(arr)) {
+                return false;
+            }
             scalar(arr);
             cb.ifnull(isNull);
+            return true;
         }
 
         private void pushNpe(String what) {
@@ -1473,7 +1504,7 @@ public final class CodeGen {
             Label npe = cb.newLabel();
             Label oob = cb.newLabel();
             Label done = cb.newLabel();
-            nullCheck(arr, "load", npe);
+            boolean checked = nullCheck(arr, npe);
             scalar(idx);
             cb.iflt(oob);
             scalar(idx);
@@ -1494,11 +1525,13 @@ public final class CodeGen {
             });
             constant(zero(ek), ek);
             storeScalar(x);
-            cb.goto_(done);
-            cb.labelBinding(npe);
-            uniformFault(() -> pushNpe("Cannot load from " + ek.text() + " array because the array is null"));
-            constant(zero(ek), ek);
-            storeScalar(x);
+            if (checked) {
+                cb.goto_(done);
+                cb.labelBinding(npe);
+                uniformFault(() -> pushNpe("Cannot load from " + ek.text() + " array because the array is null"));
+                constant(zero(ek), ek);
+                storeScalar(x);
+            }
             cb.labelBinding(done);
         }
 
@@ -1820,7 +1853,7 @@ public final class CodeGen {
             Kind ek = x.kind;
             Label npe = cb.newLabel();
             Label done = cb.newLabel();
-            nullCheck(arr, "load", npe);
+            boolean checked = nullCheck(arr, npe);
             if (contiguous(idx)) {
                 Label slow = cb.newLabel();
                 fastRangeCheck(idx, arr, slow);
@@ -1872,9 +1905,11 @@ public final class CodeGen {
                 zeroVectors(x);
                 cb.goto_(done);
             }
-            cb.labelBinding(npe);
-            uniformFault(() -> pushNpe("Cannot load from " + ek.text() + " array because the array is null"));
-            zeroVectors(x);
+            if (checked) {
+                cb.labelBinding(npe);
+                uniformFault(() -> pushNpe("Cannot load from " + ek.text() + " array because the array is null"));
+                zeroVectors(x);
+            }
             cb.labelBinding(done);
         }
 
@@ -1926,24 +1961,21 @@ public final class CodeGen {
          */
         private void gatherIndices(Node idx, Node arr) {
             int map = scratch.get(Kind.INT);
-            int[] bad = new int[regs32];
             for (int r = 0; r < regs32; r++) {
                 vector(idx, r, cur);
-                cb.dup();
-                cb.aload(map);
-                cb.loadConstant(r * l32);
-                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
-                cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
+                curMask(Kind.INT, r);
                 scalar(arr);
                 cb.arraylength();
-                cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
-                curMask(Kind.INT, r);
-                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
-                bad[r] = local(TypeKind.REFERENCE);
-                cb.astore(bad[r]);
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokestatic(Vec.LANES, "outside", mt(CD_long, Vec.INT_VECTOR, Vec.MASK, CD_int, CD_int.arrayType(), CD_int));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
             }
             Label ok = cb.newLabel();
-            bits(bad, Kind.INT);
             cb.dup2();
             cb.lstore(bitsSlot);
             cb.lconst_0();
@@ -1963,13 +1995,10 @@ public final class CodeGen {
             cb.labelBinding(ok);
             for (int r = 0; r < regs32; r++) {
                 vector(idx, r, cur);
-                cb.iconst_0();
                 curMask(Kind.INT, r);
-                cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
-                cb.invokevirtual(Vec.INT_VECTOR, "blend", mt(Vec.INT_VECTOR, CD_int, Vec.MASK));
                 cb.aload(map);
                 cb.loadConstant(r * l32);
-                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+                cb.invokestatic(Vec.LANES, "inside", mt(CD_void, Vec.INT_VECTOR, Vec.MASK, CD_int.arrayType(), CD_int));
             }
         }
 
@@ -1981,7 +2010,7 @@ public final class CodeGen {
             Shape is = shapeAt(idx, cur);
             Label npe = cb.newLabel();
             Label done = cb.newLabel();
-            nullCheck(arr, "store", npe);
+            boolean checked = nullCheck(arr, npe);
             if (is == Shape.UNIFORM) {
                 // Every active thread writes the same element: the last one in linear order wins.
                 Label oob = cb.newLabel();
@@ -2090,8 +2119,10 @@ public final class CodeGen {
                 }
                 cb.goto_(done);
             }
-            cb.labelBinding(npe);
-            uniformFault(() -> pushNpe("Cannot store to " + ek.text() + " array because the array is null"));
+            if (checked) {
+                cb.labelBinding(npe);
+                uniformFault(() -> pushNpe("Cannot store to " + ek.text() + " array because the array is null"));
+            }
             cb.labelBinding(done);
         }
 

@@ -224,6 +224,25 @@ public final class Lanes {
 
     // ---- memory -----------------------------------------------------------------------------
 
+    /**
+     * Stores register {@code idx} of a gather's or scatter's indices at {@code map[offset...]}, and returns
+     * the active lanes whose index is outside {@code [0, length)} as bits (lane 0 at bit 0).
+     */
+    public static long outside(IntVector idx, VectorMask<Integer> active, int length, int[] map, int offset) {
+        idx.intoArray(map, offset);
+        return idx.compare(VectorOperators.UGE, length).and(active).toLong();
+    }
+
+    /** Stores register {@code idx} at {@code map[offset...]} with inactive lanes reading element 0 instead. */
+    public static void inside(IntVector idx, VectorMask<Integer> active, int[] map, int offset) {
+        idx.blend(0, active.not()).intoArray(map, offset);
+    }
+
+    /** The mask register {@code m} keeping only lanes of the group below {@code lane}. */
+    public static VectorMask<Integer> keepBelow(VectorMask<Integer> m, int reg, int lane) {
+        return m.and(IS.indexInRange(reg * L32, lane));
+    }
+
     /** The first lane set in {@code active} whose index {@code base + lane} is outside {@code [0, length)}, or -1. */
     public static int firstOutside(int base, int length, long active) {
         for (long bits = active; bits != 0; bits &= bits - 1) {

@@ -46,6 +46,7 @@ public final class Differential implements AutoCloseable {
         Object[] c = new Object[data.length];
         for (int i = 0; i < data.length; i++) {
             c[i] = switch (data[i]) {
+                case null -> null;
                 case int[] a -> a.clone();
                 case long[] a -> a.clone();
                 case float[] a -> a.clone();
@@ -109,6 +110,8 @@ public final class Differential implements AutoCloseable {
         for (int i = 0; i < data.length; i++) {
             int k = i;
             switch (ref[i]) {
+                case null -> {
+                }
                 case int[] a -> assertArrayEquals(a, (int[]) vec[i], () -> "int[] argument " + k + "\n" + report.listing());
                 case long[] a -> assertArrayEquals(a, (long[]) vec[i], () -> "long[] argument " + k + "\n" + report.listing());
                 case float[] a -> {

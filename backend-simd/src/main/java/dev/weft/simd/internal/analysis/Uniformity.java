@@ -50,6 +50,8 @@ public final class Uniformity {
     private final Set<Block> divergentBranches = new HashSet<>();
     private final Map<Node, Block> defBlock = new IdentityHashMap<>();
     private final Map<Node, long[]> result = new IdentityHashMap<>();
+    /** Nodes whose shape has been computed at least once: the others are still "no information" (bottom). */
+    private final Set<Node> computed = new HashSet<>();
 
     /**
      * @param rowAligned whether a group of threads lies within one x-row of the CTA (threadIdx.y, .z uniform)
@@ -88,9 +90,11 @@ public final class Uniformity {
             for (Block b : cfg.rpo) {
                 for (Node n : b.phis) {
                     changed |= update(n, phiShape(n, b));
+                    changed |= computed.add(n);
                 }
                 for (Node n : b.nodes) {
                     changed |= update(n, nodeShape(n, b));
+                    changed |= computed.add(n);
                 }
             }
             for (Block b : cfg.rpo) {
@@ -191,8 +195,9 @@ public final class Uniformity {
         int stride = 0;
         for (int i = 0; i < phi.in.size(); i++) {
             Node v = phi.in(i);
-            if (v == phi || v.op == Op.UNDEF) {
-                continue;
+            if (v == phi || v.op == Op.UNDEF || (!computed.contains(v) && defBlock.containsKey(v)
+                    && v.op != Op.CONST && v.op != Op.PARAM && v.op != Op.SREG)) {
+                continue; // bottom: a back-edge value not reached yet
             }
             long p = operand(v, b.preds.get(i));
             Shape vs = Shape.values()[(int) (p >>> 32)];

@@ -223,7 +223,7 @@ public final class Parser {
     }
 
     private Node newPhi(Var v, Block b) {
-        Node phi = g.node(Op.PHI, kindOfCat(v.cat), Site.UNKNOWN, null);
+        Node phi = g.node(Op.PHI, kindOfCat(v.cat), b.site, null);
         phi.block = b;
         b.phis.add(phi);
         return phi;

@@ -5,5 +5,6 @@
 module dev.weft.simd {
     requires transitive dev.weft.runtime;
     requires jdk.incubator.vector;
+    requires java.management;
     provides dev.weft.runtime.spi.KernelBackend with dev.weft.simd.internal.SimdBackend;
 }

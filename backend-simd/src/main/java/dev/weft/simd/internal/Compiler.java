@@ -5,6 +5,7 @@ import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.front.Parser;
+import dev.weft.simd.internal.gen.C1Exclusion;
 import dev.weft.simd.internal.gen.CodeGen;
 import dev.weft.simd.internal.gen.HiddenClasses;
 import dev.weft.simd.internal.gen.Lanes;
@@ -99,6 +100,7 @@ final class Compiler {
                 continue;
             }
             try {
+                boolean c1Excluded = C1Exclusion.ensure();
                 MethodHandles.Lookup lookup = HiddenClasses.define(bytes);
                 Class<?> hidden = lookup.lookupClass();
                 MethodType ctorType = MethodType.methodType(void.class,
@@ -108,7 +110,8 @@ final class Compiler {
                 String header = "kernel " + name + " compiled by simd in " + String.format("%.1f", nanos / 1e6) + " ms\n"
                         + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
-                        + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode";
+                        + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
+                        + (c1Excluded ? "; JIT: C2 only" : "; JIT: tiered (C1 could not be excluded; large kernels may stay slow)");
                 for (CodeGen.Variant v : variants) {
                     v.u().apply();
                 }

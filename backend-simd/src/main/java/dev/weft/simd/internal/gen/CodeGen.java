@@ -589,7 +589,9 @@ public final class CodeGen {
                     cb.istore(((Storage.Scalar) e.getValue()).slot());
                 }
             }
-            for (Kind k : List.of(Kind.INT, Kind.LONG, Kind.FLOAT, Kind.DOUBLE)) {
+            // Scratch arrays (gather maps, scatter values, per-lane calls): one small allocation per CTA, per
+            // kind the kernel needs.
+            for (Kind k : scratchKinds()) {
                 int s = local(TypeKind.REFERENCE);
                 scratch.put(k, s);
                 cb.loadConstant(n * 4);
@@ -637,6 +639,46 @@ public final class CodeGen {
             cb.goto_(group);
             cb.labelBinding(exit);
             cb.return_();
+        }
+
+        /** The kinds of scratch array the code of this variant uses. */
+        private EnumSet<Kind> scratchKinds() {
+            EnumSet<Kind> ks = EnumSet.noneOf(Kind.class);
+            for (Block b : g.blocks) {
+                cur = b;
+                for (Node x : b.nodes) {
+                    switch (x.op) {
+                        case LOAD -> {
+                            if (x.isVarying() && !contiguous(x.in(1))) {
+                                ks.add(Kind.INT);
+                            }
+                        }
+                        case STORE -> {
+                            Shape is = shapeAt(x.in(1), b);
+                            if (is == Shape.UNIFORM && shapeAt(x.in(2), b) != Shape.UNIFORM) {
+                                ks.add(x.in(2).kind);
+                            } else if (is != Shape.UNIFORM && !contiguous(x.in(1))) {
+                                ks.add(Kind.INT);
+                                ks.add(x.in(2).kind);
+                            }
+                        }
+                        case CALL, REM -> {
+                            if (x.isVarying() && (x.op == Op.REM ? x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE
+                                    : ((Fn) x.aux).lowering() == Fn.Lowering.PER_LANE)) {
+                                ks.add(x.kind);
+                                for (Node a : x.in) {
+                                    ks.add(a.kind);
+                                }
+                            }
+                        }
+                        default -> {
+                        }
+                    }
+                }
+            }
+            cur = null;
+            ks.remove(Kind.BOOL);
+            return ks;
         }
 
         private void initLocals() {
@@ -2268,21 +2310,28 @@ public final class CodeGen {
                         cb.labelBinding(done);
                     } else {
                         int[] c = condMask(b.cond, b);
-                        int[] mTrue = masks(regs32, false);
-                        int[] mFalse = masks(regs32, false);
                         int[] cm = curMask();
-                        for (int r = 0; r < regs32; r++) {
-                            cb.aload(cm[r]);
-                            cb.aload(c[r]);
-                            cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
-                            cb.astore(mTrue[r]);
-                            cb.aload(cm[r]);
-                            cb.aload(c[r]);
-                            cb.invokevirtual(Vec.MASK, "andNot", mt(Vec.MASK, Vec.MASK));
-                            cb.astore(mFalse[r]);
+                        // Threads going to a block with nothing to do need no mask.
+                        if (plan.run.get(t) != Run.NONE) {
+                            int[] mTrue = masks(regs32, false);
+                            for (int r = 0; r < regs32; r++) {
+                                cb.aload(cm[r]);
+                                cb.aload(c[r]);
+                                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                                cb.astore(mTrue[r]);
+                            }
+                            edge(b, t, mTrue, Boolean.TRUE);
                         }
-                        edge(b, t, mTrue, Boolean.TRUE);
-                        edge(b, f, mFalse, Boolean.TRUE);
+                        if (plan.run.get(f) != Run.NONE) {
+                            int[] mFalse = masks(regs32, false);
+                            for (int r = 0; r < regs32; r++) {
+                                cb.aload(cm[r]);
+                                cb.aload(c[r]);
+                                cb.invokevirtual(Vec.MASK, "andNot", mt(Vec.MASK, Vec.MASK));
+                                cb.astore(mFalse[r]);
+                            }
+                            edge(b, f, mFalse, Boolean.TRUE);
+                        }
                     }
                 }
                 case SWITCH -> switchTerminator(b);

@@ -2,6 +2,7 @@ package dev.weft.simd.internal;
 
 import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
+import dev.weft.simd.internal.analysis.Pressure;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.front.Parser;
@@ -70,8 +71,7 @@ final class Compiler {
                 }
             }
         }
-        int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : Math.max(Lanes.L32, Math.max(warpSize, 32 > 64 ? 64 : Math.min(32, 64)));
-        group = Math.max(group, Lanes.L32);
+        int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : defaultGroup(g, cfg, warpSize);
         Decline tooLarge = null;
         for (; group >= Lanes.L32; group /= 2) {
             boolean withinWarp = group <= warpSize;
@@ -137,6 +137,22 @@ final class Compiler {
                 System.err.println("weft: cannot dump " + cd.displayName() + ": " + e);
             }
         }
+    }
+
+    /**
+     * Threads per group: a warp (32 threads) where the registers allow, fewer where a loop would keep more
+     * vectors live than 1.5 times the register file (see {@link Pressure}); at least one register.
+     */
+    private static int defaultGroup(Graph g, Cfg cfg, int warpSize) {
+        Uniformity u = new Uniformity(g, cfg, true, 32 <= warpSize);
+        MaskPlan plan = new MaskPlan(g, cfg, u);
+        int perRegister = Pressure.perRegister(cfg, u, plan);
+        int registers = Lanes.IS.vectorBitSize() >= 512 ? 32 : 16;
+        int regs = Math.max(1, 32 / Lanes.L32);
+        while (regs > 1 && perRegister * regs * 2 > registers * 3) {
+            regs /= 2;
+        }
+        return regs * Lanes.L32;
     }
 
     private static String sanitize(String s) {

@@ -119,7 +119,12 @@ public final class MaskPlan {
             }
         }
         if (!header) {
+            // The nearest dominator at b's loop level: for the exit of a loop, the loop's preheader side, so
+            // that a loop every thread leaves into b gives b the threads that entered it.
             Block d = cfg.idom.get(b);
+            while (d != null && d != cfg.graph.entry() && cfg.loopOf(d) != cfg.loopOf(b)) {
+                d = cfg.idom.get(d);
+            }
             if (d != null && d != b && cfg.postDominates(b, d) && cfg.loopOf(b) == cfg.loopOf(d)
                     && maskOf.containsKey(d) && run.get(d) != Run.NONE) {
                 maskOf.put(b, maskOf.get(d));

@@ -246,6 +246,11 @@ public final class CodeGen {
         private int bitsSlot;
         private Block cur;
         private final Set<Node> nullChecked = new HashSet<>();
+        /**
+         * Varying float conditions "a < b or NaN" (javac's fcmpg/ifge and kin) used only by their block's branch:
+         * computed as the ordered "a >= b", saving a mask negation, with the branch's targets swapped.
+         */
+        private final Set<Node> inverted = new HashSet<>();
         /** Lane types whose masks the current node and the rest of the block use. */
         private EnumSet<Kind> laterKinds = EnumSet.noneOf(Kind.class);
 
@@ -357,6 +362,30 @@ public final class CodeGen {
                 }
                 if (b.cond != null && u.crossesDivergentLoop(b.cond, b)) {
                     needShadow(b.cond);
+                }
+            }
+            Map<Node, Integer> uses = new IdentityHashMap<>();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+                }
+                for (Node x : b.nodes) {
+                    x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+                }
+                if (b.cond != null) {
+                    uses.merge(b.cond, 1, Integer::sum);
+                }
+            }
+            for (Block b : g.blocks) {
+                Node c = b.cond;
+                if (b.exit == Block.Exit.IF && c != null && c.op == Op.TEST && c.block == b && c.isVarying()
+                        && uses.get(c) == 1 && !shadow.containsKey(c) && b.succs.get(0) != b.succs.get(1)) {
+                    Cond cd = (Cond) c.aux;
+                    Kind k = c.in(0).kind;
+                    if ((k == Kind.FLOAT || k == Kind.DOUBLE) && cd.unordered() && cd.pred() != Cond.Pred.EQ
+                            && cd.pred() != Cond.Pred.NE) {
+                        inverted.add(c);
+                    }
                 }
             }
             // Masks and flags.
@@ -1840,7 +1869,9 @@ public final class CodeGen {
             Storage.Masks out = (Storage.Masks) storage.get(x);
             for (int r = 0; r < regs(k); r++) {
                 boolean javaDefault = c.pred() == Cond.Pred.NE;
-                if (!fp || c.unordered() == javaDefault) {
+                if (inverted.contains(x)) {
+                    compare(k, c.pred().negate(), a, b, r);
+                } else if (!fp || c.unordered() == javaDefault) {
                     compare(k, c.pred(), a, b, r);
                 } else if (c.unordered() && c.pred() != Cond.Pred.EQ) {
                     // (a < b) or unordered == !(a >= b)
@@ -2294,8 +2325,9 @@ public final class CodeGen {
                 }
                 case GOTO -> edge(b, b.succs.get(0), curMask(), null);
                 case IF -> {
-                    Block t = b.succs.get(0);
-                    Block f = b.succs.get(1);
+                    boolean swap = inverted.contains(b.cond);
+                    Block t = b.succs.get(swap ? 1 : 0);
+                    Block f = b.succs.get(swap ? 0 : 1);
                     if (t == f) {
                         edge(b, t, curMask(), null);
                     } else if (shapeAt(b.cond, b) == Shape.UNIFORM) {
@@ -2537,6 +2569,13 @@ public final class CodeGen {
                             cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
                         }
                         cb.astore(acc[r]);
+                    }
+                    // The loop's only back edge, from its last block, with this block's (non-empty) mask:
+                    // straight back to the header; the test at the loop's end serves when this block is skipped.
+                    Cfg.Loop l = cfg.loopOfHeader.get(s);
+                    if (l != null && l.last == b && l.latches.size() == 1 && assign && em == curMask()
+                            && cfg.loopOf(b) == l) {
+                        cb.goto_(topLabel.get(l));
                     }
                 }
                 default -> {

@@ -1867,6 +1867,9 @@ public final class CodeGen {
             Kind k = a.kind == Kind.BOOL ? Kind.INT : a.kind;
             boolean fp = k == Kind.FLOAT || k == Kind.DOUBLE;
             Storage.Masks out = (Storage.Masks) storage.get(x);
+            if (affineBound(x, c, a, b, out)) {
+                return;
+            }
             for (int r = 0; r < regs(k); r++) {
                 boolean javaDefault = c.pred() == Cond.Pred.NE;
                 if (inverted.contains(x)) {
@@ -1893,6 +1896,50 @@ public final class CodeGen {
                 }
                 cb.astore(out.slots()[r]);
             }
+        }
+
+        /**
+         * {@code base + lane < u} and kin (the bounds guard of almost every kernel) as
+         * {@code indexInRange(0, u - base)} per register: a scalar test and a constant mask when the whole
+         * register is in range, instead of building the index vector and comparing. The limit is computed in long
+         * and clamped, so it is exact where the int subtraction would overflow.
+         */
+        private boolean affineBound(Node x, Cond c, Node a, Node b, Storage.Masks out) {
+            Cond.Pred p = c.pred();
+            if (a.kind != Kind.INT || p == Cond.Pred.EQ || p == Cond.Pred.NE) {
+                return false;
+            }
+            Node aff = a;
+            Node uni = b;
+            if (shapeAt(a, cur) == Shape.UNIFORM && shapeAt(b, cur) == Shape.AFFINE) {
+                aff = b;
+                uni = a;
+                p = p.swap();
+            }
+            if (shapeAt(aff, cur) != Shape.AFFINE || aff.stride != 1 || shapeAt(uni, cur) != Shape.UNIFORM) {
+                return false;
+            }
+            // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
+            boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
+            int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+            for (int r = 0; r < regs32; r++) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iconst_0();
+                scalar(uni);
+                cb.i2l();
+                base(aff, cur);
+                cb.i2l();
+                cb.lsub();
+                cb.loadConstant((long) extra - (long) r * l32);
+                cb.ladd();
+                cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+                cb.invokeinterface(Vec.SPECIES, "indexInRange", mt(Vec.MASK, CD_int, CD_int));
+                if (negate) {
+                    cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+                }
+                cb.astore(out.slots()[r]);
+            }
+            return true;
         }
 
         private void nanTest(Kind k, Node a, int r) {

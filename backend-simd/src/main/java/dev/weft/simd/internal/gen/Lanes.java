@@ -50,6 +50,11 @@ public final class Lanes {
         return VectorMask.fromLong(IS, lo.toLong() | (hi.toLong() << L64));
     }
 
+    /** {@code v} clamped into the int range. */
+    public static int clamp(long v) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+    }
+
     /** Lanes of register {@code reg} whose thread (lane of the group) is below {@code lane}. */
     public static VectorMask<Integer> below(int reg, int lane) {
         return IS.indexInRange(reg * L32, lane);

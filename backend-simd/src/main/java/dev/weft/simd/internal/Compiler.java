@@ -62,6 +62,7 @@ final class Compiler {
         String simple = src.implClass.substring(src.implClass.lastIndexOf('/') + 1);
         String name = simple + "." + src.implMethod;
         Graph g = Parser.parse(name, cls, impl, src.capturedNames(impl), src);
+        long tParse = System.nanoTime();
         Cfg cfg = new Cfg(g);
         boolean readsThreadIdx = false;
         for (Block b : g.blocks) {
@@ -90,7 +91,9 @@ final class Compiler {
             }
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
+            long tGen0 = System.nanoTime();
             byte[] bytes = gen.generate(cd, variants);
+            long tGen = System.nanoTime() - tGen0;
             dump(cd, bytes);
             int largest = largestMethod(bytes);
             if (largest > CodeGen.HUGE_METHOD_LIMIT) {
@@ -100,18 +103,22 @@ final class Compiler {
                 continue;
             }
             try {
-                boolean c1Excluded = C1Exclusion.ensure();
+                boolean c1Excluded = C1Exclusion.installedNow();
+                long tDefine = System.nanoTime();
                 MethodHandles.Lookup lookup = HiddenClasses.define(bytes);
                 Class<?> hidden = lookup.lookupClass();
                 MethodType ctorType = MethodType.methodType(void.class,
                         g.params.stream().map(p -> javaType(p.kind())).toArray(Class<?>[]::new));
                 MethodHandle ctor = lookup.findConstructor(hidden, ctorType);
+                tDefine = System.nanoTime() - tDefine;
                 long nanos = System.nanoTime() - t0;
-                String header = "kernel " + name + " compiled by simd in " + String.format("%.1f", nanos / 1e6) + " ms\n"
+                String header = "kernel " + name + " compiled by simd in " + String.format("%.1f", nanos / 1e6) + " ms"
+                        + String.format(" (parse %.1f, code generation %.1f, class definition %.1f%s)", (tParse - t0) / 1e6,
+                                tGen / 1e6, tDefine / 1e6, "") + "\n"
                         + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
                         + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
-                        + (c1Excluded ? "; JIT: C2 only" : "; JIT: tiered (C1 could not be excluded; large kernels may stay slow)");
+                        + "; JIT: C2 only (C1 excluded" + (c1Excluded ? ")" : " once the directive is installed; without it large kernels may stay slow)");
                 for (CodeGen.Variant v : variants) {
                     v.u().apply();
                 }

@@ -8,6 +8,7 @@ import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.runtime.spi.DeviceShape;
 import dev.weft.runtime.spi.KernelBackend;
 import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.gen.C1Exclusion;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,8 +31,9 @@ public final class SimdBackend implements KernelBackend {
 
     private static final ConcurrentHashMap<Key, Outcome> CACHE = new ConcurrentHashMap<>();
 
-    /** For the ServiceLoader. */
+    /** For the ServiceLoader. Starts excluding C1 from generated kernels (see {@link C1Exclusion}). */
     public SimdBackend() {
+        C1Exclusion.start();
     }
 
     @Override
@@ -70,6 +72,7 @@ public final class SimdBackend implements KernelBackend {
     private static final class SimdKernel implements CompiledKernel {
         private final CompileReport report;
         private final Binder binder;
+        private volatile boolean directiveChecked;
 
         SimdKernel(Compiler.Code code, Binder binder) {
             this.report = new CompileReport("simd", true, List.of(), code.listing());
@@ -83,6 +86,11 @@ public final class SimdBackend implements KernelBackend {
 
         @Override
         public CtaProgram bind(Kernel kernel) {
+            if (!directiveChecked) {
+                // Before the kernel first runs: C1 must never compile it (C1Exclusion).
+                C1Exclusion.ensure();
+                directiveChecked = true;
+            }
             return binder.bind(kernel);
         }
     }

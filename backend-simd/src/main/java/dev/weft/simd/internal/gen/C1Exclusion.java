@@ -31,24 +31,43 @@ public final class C1Exclusion {
     /** Generated kernel classes' methods, in the directive syntax. */
     static final String PATTERN = HiddenClasses.PACKAGE + "Kernel*.*";
 
-    private static volatile Boolean installed;
+    /**
+     * The directive's installation, started when the backend is loaded: starting the platform MBean server
+     * takes some 200 ms here, which should not fall on the first kernel's compile.
+     */
+    private static final java.util.concurrent.CompletableFuture<Boolean> INSTALLED =
+            java.util.concurrent.CompletableFuture.supplyAsync(C1Exclusion::install, task -> {
+                Thread t = new Thread(task, "weft-jit-directive");
+                t.setDaemon(true);
+                t.start();
+            });
 
     private C1Exclusion() {
     }
 
-    /** Whether generated kernels skip C1 in this JVM; installs the directive on first call. */
+    /** Starts installing the directive, if not yet started. */
+    public static void start() {
+        INSTALLED.isDone();
+    }
+
+    /** Whether the directive is in place now, without waiting. */
+    public static boolean installedNow() {
+        return INSTALLED.getNow(false);
+    }
+
+    /**
+     * Whether generated kernels skip C1 in this JVM, waiting for the installation to finish: called before a
+     * kernel first runs, so that C1 never sees one.
+     */
     public static boolean ensure() {
-        Boolean b = installed;
-        if (b == null) {
-            synchronized (C1Exclusion.class) {
-                b = installed;
-                if (b == null) {
-                    b = install();
-                    installed = b;
-                }
-            }
+        try {
+            return INSTALLED.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
-        return b;
     }
 
     private static boolean install() {

@@ -772,6 +772,16 @@ public final class CodeGen {
         private void groupPrologue() {
             // Entry mask: the threads of this group that exist (a partial warp at the CTA's end).
             int[] entry = classSlots.get(g.entry());
+            Label partial = cb.newLabel();
+            Label entryDone = cb.newLabel();
+            cb.iload(threadsSlot);
+            cb.iload(baseSlot);
+            cb.isub();
+            cb.loadConstant(n);
+            cb.if_icmplt(partial);
+            allTrueInto(entry);
+            cb.goto_(entryDone);
+            cb.labelBinding(partial);
             for (int r = 0; r < regs32; r++) {
                 cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
                 cb.iload(baseSlot);
@@ -781,6 +791,7 @@ public final class CodeGen {
                 cb.invokeinterface(Vec.SPECIES, "indexInRange", mt(Vec.MASK, CD_int, CD_int));
                 cb.astore(entry[r]);
             }
+            cb.labelBinding(entryDone);
             for (Map.Entry<SReg, Storage> e : sregs.entrySet()) {
                 Storage st = e.getValue();
                 switch (e.getKey()) {
@@ -1001,6 +1012,18 @@ public final class CodeGen {
                     }
                 }
                 cb.labelBinding(afterLabel.get(l));
+            }
+        }
+
+        private void allTrueInto(int[] slots) {
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.iconst_1();
+            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            for (int i = 0; i < slots.length; i++) {
+                if (i < slots.length - 1) {
+                    cb.dup();
+                }
+                cb.astore(slots[i]);
             }
         }
 
@@ -1922,23 +1945,44 @@ public final class CodeGen {
             // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+            int limit = local(TypeKind.INT);
+            scalar(uni);
+            cb.i2l();
+            base(aff, cur);
+            cb.i2l();
+            cb.lsub();
+            cb.loadConstant((long) extra);
+            cb.ladd();
+            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+            cb.istore(limit);
+            Label partial = cb.newLabel();
+            Label done = cb.newLabel();
+            cb.iload(limit);
+            cb.loadConstant(n);
+            cb.if_icmplt(partial);
+            // Every lane of the group is below the bound.
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.loadConstant(negate ? 0 : 1);
+            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            for (int r = 0; r < regs32; r++) {
+                if (r < regs32 - 1) {
+                    cb.dup();
+                }
+                cb.astore(out.slots()[r]);
+            }
+            cb.goto_(done);
+            cb.labelBinding(partial);
             for (int r = 0; r < regs32; r++) {
                 cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                cb.iconst_0();
-                scalar(uni);
-                cb.i2l();
-                base(aff, cur);
-                cb.i2l();
-                cb.lsub();
-                cb.loadConstant((long) extra - (long) r * l32);
-                cb.ladd();
-                cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+                cb.loadConstant(r * l32);
+                cb.iload(limit);
                 cb.invokeinterface(Vec.SPECIES, "indexInRange", mt(Vec.MASK, CD_int, CD_int));
                 if (negate) {
                     cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
                 }
                 cb.astore(out.slots()[r]);
             }
+            cb.labelBinding(done);
             return true;
         }
 

@@ -311,7 +311,48 @@ public final class Parser {
         }
         removeUnreachable();
         deadCodeElimination();
+        mergeChains();
         validate();
+    }
+
+    /**
+     * Merges a block into its predecessor where that is its only one and jumps only to it: javac's gotos,
+     * labels that are no branch targets any more, and inlined calls leave such chains. Fewer blocks, fewer
+     * masks and tests in the generated code.
+     */
+    private void mergeChains() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Block b : new ArrayList<>(g.blocks)) {
+                if (!g.blocks.contains(b) || b.exit != Block.Exit.GOTO) {
+                    continue;
+                }
+                Block s = b.succs.get(0);
+                if (s == b || s == entry || s.preds.size() != 1 || !s.phis.isEmpty()) {
+                    continue;
+                }
+                for (Node n : s.nodes) {
+                    n.block = b;
+                }
+                b.nodes.addAll(s.nodes);
+                b.exit = s.exit;
+                b.cond = s.cond;
+                b.keys = s.keys;
+                b.site = s.site;
+                b.succs.clear();
+                b.succs.addAll(s.succs);
+                for (Block t : s.succs) {
+                    for (int i = 0; i < t.preds.size(); i++) {
+                        if (t.preds.get(i) == s) {
+                            t.preds.set(i, b);
+                        }
+                    }
+                }
+                g.blocks.remove(s);
+                changed = true;
+            }
+        }
     }
 
     /** Array operations must see arrays of their element type; everything else is an unsupported construct. */

@@ -244,8 +244,12 @@ public final class CodeGen {
         private int faultCauseSlot;
         private int kSlot;
         private int bitsSlot;
+        private int faultIndexSlot;
+        private int faultLengthSlot;
         private Block cur;
         private final Set<Node> nullChecked = new HashSet<>();
+        /** Values used only in their own block: locals from the pool at definition, released after the last use. */
+        private final Set<Node> deferred = new HashSet<>();
         /**
          * Varying float conditions "a < b or NaN" (javac's fcmpg/ifge and kin) used only by their block's branch:
          * computed as the ordered "a >= b", saving a mask negation, with the branch's targets swapped.
@@ -274,6 +278,84 @@ public final class CodeGen {
             int s = nextSlot;
             nextSlot += t.slotSize();
             return s;
+        }
+
+        // Locals of values and temporaries that live within one block are recycled, which keeps local indices
+        // small (one-byte loads and stores: less bytecode under the JIT's 8000-byte limit).
+        private final Map<TypeKind, java.util.ArrayDeque<Integer>> free = new EnumMap<>(TypeKind.class);
+        private final List<int[]> heldTemps = new ArrayList<>();
+
+        /** A local for the current node or terminator only, released after it. */
+        private int temp(TypeKind t) {
+            java.util.ArrayDeque<Integer> pool = free.get(t);
+            int s = pool != null && !pool.isEmpty() ? pool.pop() : local(t);
+            heldTemps.add(new int[] {s, t.ordinal()});
+            return s;
+        }
+
+        private int[] tempMasks(int count) {
+            int[] s = new int[count];
+            for (int i = 0; i < count; i++) {
+                s[i] = temp(TypeKind.REFERENCE);
+            }
+            return s;
+        }
+
+        private void releaseTemps() {
+            for (int[] h : heldTemps) {
+                free.computeIfAbsent(TypeKind.values()[h[1]], k -> new java.util.ArrayDeque<>()).push(h[0]);
+            }
+            heldTemps.clear();
+        }
+
+        /** Gives the block-local value's locals back to the pool. */
+        private void release(Node x) {
+            Storage st = storage.get(x);
+            switch (st) {
+                case Storage.Scalar sc -> freeSlot(sc.slot(), Vec.typeKind(sc.kind()));
+                case Storage.Affine a -> freeSlot(((Storage.Scalar) a.base()).slot(), TypeKind.INT);
+                case Storage.Vectors vs -> {
+                    for (int sl : vs.slots()) {
+                        freeSlot(sl, TypeKind.REFERENCE);
+                    }
+                }
+                case Storage.Masks ms -> {
+                    for (int sl : ms.slots()) {
+                        freeSlot(sl, TypeKind.REFERENCE);
+                    }
+                }
+                case null, default -> {
+                }
+            }
+        }
+
+        private void freeSlot(int slot, TypeKind t) {
+            free.computeIfAbsent(t, k -> new java.util.ArrayDeque<>()).push(slot);
+        }
+
+        /** Allocates the locals of a block-local value from the pool. */
+        private Storage allocateLocal(Node x) {
+            TypeKind t = x.kind == Kind.VOID ? null : (x.shape == Shape.VARYING ? TypeKind.REFERENCE
+                    : x.shape == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind));
+            if (t == null) {
+                return null;
+            }
+            java.util.function.IntSupplier one = () -> {
+                java.util.ArrayDeque<Integer> pool = free.get(t);
+                return pool != null && !pool.isEmpty() ? pool.pop() : local(t);
+            };
+            return switch (x.shape) {
+                case UNIFORM -> new Storage.Scalar(one.getAsInt(), x.kind);
+                case AFFINE -> new Storage.Affine(new Storage.Scalar(one.getAsInt(), Kind.INT), x.stride);
+                case VARYING -> {
+                    int count = x.kind == Kind.BOOL ? regs(x.in(0).kind) : regs(x.kind);
+                    int[] sl = new int[count];
+                    for (int i = 0; i < count; i++) {
+                        sl[i] = one.getAsInt();
+                    }
+                    yield x.kind == Kind.BOOL ? new Storage.Masks(sl, x.in(0).kind) : new Storage.Vectors(sl, x.kind);
+                }
+            };
         }
 
         private int[] vectors(Kind k, boolean init) {
@@ -331,6 +413,8 @@ public final class CodeGen {
             faultCauseSlot = local(TypeKind.REFERENCE);
             kSlot = local(TypeKind.INT);
             bitsSlot = local(TypeKind.LONG);
+            faultIndexSlot = local(TypeKind.INT);
+            faultLengthSlot = local(TypeKind.INT);
             // Special registers used by the kernel.
             EnumSet<SReg> used = EnumSet.noneOf(SReg.class);
             for (Block b : g.blocks) {
@@ -349,7 +433,12 @@ public final class CodeGen {
                     storage.put(x, allocateValue(x, true));
                 }
                 for (Node x : b.nodes) {
-                    storage.put(x, allocateValue(x, crossBlock.contains(x)));
+                    boolean special = x.op == Op.CONST || x.op == Op.UNDEF || x.op == Op.PARAM || x.op == Op.SREG;
+                    if (!special && !crossBlock.contains(x)) {
+                        deferred.add(x);
+                    } else {
+                        storage.put(x, allocateValue(x, crossBlock.contains(x)));
+                    }
                 }
             }
             // Shadows: values used outside a divergent loop that defines them.
@@ -547,7 +636,7 @@ public final class CodeGen {
                 case UNIFORM -> new Storage.Scalar(scalarLocal(x.kind, init), x.kind);
                 case AFFINE -> new Storage.Affine(new Storage.Scalar(scalarLocal(Kind.INT, init), Kind.INT), x.stride);
                 case VARYING -> x.kind == Kind.BOOL
-                        ? new Storage.Masks(masks(regs(x.in(0).kind), false), x.in(0).kind)
+                        ? new Storage.Masks(masks(regs(x.in(0).kind), true), x.in(0).kind)
                         : new Storage.Vectors(vectors(x.kind, init), x.kind);
             };
         }
@@ -633,6 +722,10 @@ public final class CodeGen {
             cb.astore(faultCauseSlot);
             cb.iconst_0();
             cb.istore(kSlot);
+            cb.iconst_0();
+            cb.istore(faultIndexSlot);
+            cb.iconst_0();
+            cb.istore(faultLengthSlot);
             cb.lconst_0();
             cb.lstore(bitsSlot);
             initLocals();
@@ -756,16 +849,24 @@ public final class CodeGen {
                 }
                 cb.pop();
             }
-            // Derived masks hold other lane types: give them a value of their own type.
-            for (Map.Entry<Block, EnumMap<Kind, int[]>> e : derived.entrySet()) {
-                for (Map.Entry<Kind, int[]> d : e.getValue().entrySet()) {
+            // Derived masks hold other lane types: give them a value of their own type, one per type.
+            EnumMap<Kind, List<Integer>> derivedByKind = new EnumMap<>(Kind.class);
+            for (EnumMap<Kind, int[]> m : derived.values()) {
+                for (Map.Entry<Kind, int[]> d : m.entrySet()) {
                     for (int s : d.getValue()) {
-                        cb.getstatic(Vec.LANES, Vec.species(d.getKey()), Vec.SPECIES);
-                        cb.iconst_0();
-                        cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
-                        cb.astore(s);
+                        derivedByKind.computeIfAbsent(d.getKey(), k -> new ArrayList<>()).add(s);
                     }
                 }
+            }
+            for (Map.Entry<Kind, List<Integer>> e : derivedByKind.entrySet()) {
+                cb.getstatic(Vec.LANES, Vec.species(e.getKey()), Vec.SPECIES);
+                cb.iconst_0();
+                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                for (int s : e.getValue()) {
+                    cb.dup();
+                    cb.astore(s);
+                }
+                cb.pop();
             }
         }
 
@@ -969,13 +1070,48 @@ public final class CodeGen {
             for (Node x : b.phis) {
                 writeShadow(x);
             }
+            Map<Node, Integer> last = new IdentityHashMap<>();
+            for (int i = 0; i < b.nodes.size(); i++) {
+                Node x = b.nodes.get(i);
+                if (deferred.contains(x)) {
+                    last.put(x, i);
+                }
+                for (Node o : x.in) {
+                    if (deferred.contains(o) && o.block == b) {
+                        last.put(o, i);
+                    }
+                }
+            }
+            if (b.cond != null && deferred.contains(b.cond)) {
+                last.put(b.cond, b.nodes.size());
+            }
+            List<List<Node>> dying = new ArrayList<>();
+            for (int i = 0; i <= b.nodes.size(); i++) {
+                dying.add(new ArrayList<>());
+            }
+            last.forEach((x, i) -> dying.get(i).add(x));
             for (int i = 0; i < b.nodes.size(); i++) {
                 Node x = b.nodes.get(i);
                 laterKinds = kindsNeeded(b.nodes.subList(i, b.nodes.size()), List.of());
+                if (deferred.contains(x)) {
+                    storage.put(x, allocateLocal(x));
+                }
                 node(x);
                 writeShadow(x);
+                releaseTemps();
+                for (Node dead : dying.get(i)) {
+                    release(dead);
+                }
             }
             terminator(b);
+            releaseTemps();
+            for (Node dead : dying.get(b.nodes.size())) {
+                release(dead);
+            }
+            if (!handlers.isEmpty()) {
+                cb.goto_(endLabel.get(b));
+                emitHandlers();
+            }
             cb.labelBinding(end);
             loopEnds(b);
         }
@@ -1263,24 +1399,16 @@ public final class CodeGen {
                 }
                 case DIV, REM -> {
                     if (x.kind == Kind.INT || x.kind == Kind.LONG) {
-                        Label ok = cb.newLabel();
-                        Label done = cb.newLabel();
                         scalar(x.in(1));
                         if (x.kind == Kind.LONG) {
                             cb.lconst_0();
                             cb.lcmp();
                         }
-                        cb.ifne(ok);
-                        uniformFault(() -> cb.invokestatic(Vec.LANES, "divideByZero", mt(ClassDesc.of("java.lang.ArithmeticException"))));
-                        constant(zero(x.kind), x.kind);
-                        storeScalar(x);
-                        cb.goto_(done);
-                        cb.labelBinding(ok);
-                        scalar(x.in(0));
+                        cb.ifeq(handler(Shared.DIVIDE_BY_ZERO));
+                        base(x.in(0), cur);
                         scalar(x.in(1));
                         scalarBinary(x.op, x.kind);
                         storeScalar(x);
-                        cb.labelBinding(done);
                     } else {
                         scalar(x.in(0));
                         scalar(x.in(1));
@@ -1322,22 +1450,10 @@ public final class CodeGen {
                 }
                 case LOAD -> uniformLoad(x);
                 case LENGTH -> {
-                    Label ok = cb.newLabel();
-                    Label done = cb.newLabel();
-                    scalar(x.in(0));
-                    cb.ifnonnull(ok);
-                    uniformFault(() -> {
-                        cb.loadConstant("Cannot read the array length because the array is null");
-                        cb.invokestatic(Vec.LANES, "nullArray", mt(ClassDesc.of("java.lang.NullPointerException"), CD_String));
-                    });
-                    cb.iconst_0();
-                    storeScalar(x);
-                    cb.goto_(done);
-                    cb.labelBinding(ok);
+                    nullCheck(x.in(0), null);
                     scalar(x.in(0));
                     cb.arraylength();
                     storeScalar(x);
-                    cb.labelBinding(done);
                 }
                 case CALL -> {
                     Fn fn = (Fn) x.aux;
@@ -1503,6 +1619,48 @@ public final class CodeGen {
         }
 
         /** A fault of every active thread (a uniform operation failed): the first active one is recorded. */
+        /** Faults every active thread of the block shares, each handled once per block after its terminator. */
+        private enum Shared { NULL_ARRAY, OUT_OF_BOUNDS, DIVIDE_BY_ZERO }
+
+        private final EnumMap<Shared, Label> handlers = new EnumMap<>(Shared.class);
+
+        /** The label of the current block's handler for a uniform fault; the handler is emitted at block end. */
+        private Label handler(Shared kind) {
+            return handlers.computeIfAbsent(kind, k -> cb.newLabel());
+        }
+
+        /**
+         * The current block's shared fault handlers: every active thread faulted, the first one is recorded, and
+         * nothing of the block is left to run. {@code OUT_OF_BOUNDS} reads the index and length its sites stored.
+         */
+        private void emitHandlers() {
+            for (Map.Entry<Shared, Label> e : handlers.entrySet()) {
+                cb.labelBinding(e.getValue());
+                switch (e.getKey()) {
+                    case NULL_ARRAY -> uniformFault(() -> pushNpe("Cannot access an array element or length because the array is null"));
+                    case OUT_OF_BOUNDS -> uniformFault(() -> {
+                        cb.iload(faultIndexSlot);
+                        cb.iload(faultLengthSlot);
+                        cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+                    });
+                    case DIVIDE_BY_ZERO -> uniformFault(() -> cb.invokestatic(Vec.LANES, "divideByZero",
+                            mt(ClassDesc.of("java.lang.ArithmeticException"))));
+                }
+                cb.goto_(endLabel.get(cur));
+            }
+            handlers.clear();
+        }
+
+        /** Jumps to the shared out-of-bounds handler with the index and the array's length. */
+        private void toOutOfBounds(Node idx, Node arr) {
+            scalar(idx);
+            cb.istore(faultIndexSlot);
+            scalar(arr);
+            cb.arraylength();
+            cb.istore(faultLengthSlot);
+            cb.goto_(handler(Shared.OUT_OF_BOUNDS));
+        }
+
         private void uniformFault(Runnable cause) {
             Label none = cb.newLabel();
             curBits();
@@ -1574,16 +1732,14 @@ public final class CodeGen {
         }
 
         /**
-         * Jumps to {@code isNull} if the array is null; false (and no code) when an earlier access of this block
-         * already checked it: had it been null, every thread of the block would have faulted there.
+         * Jumps to the block's null-array handler if the array is null; no code when an earlier access of this
+         * block already checked it: had it been null, every thread of the block would have faulted there.
          */
-        private boolean nullCheck(Node arr, Label isNull) {
-            if (!nullChecked.add(arr)) {
-                return false;
+        private void nullCheck(Node arr, Label unused) {
+            if (nullChecked.add(arr)) {
+                scalar(arr);
+                cb.ifnull(handler(Shared.NULL_ARRAY));
             }
-            scalar(arr);
-            cb.ifnull(isNull);
-            return true;
         }
 
         private void pushNpe(String what) {
@@ -1595,38 +1751,21 @@ public final class CodeGen {
             Node arr = x.in(0);
             Node idx = x.in(1);
             Kind ek = x.kind;
-            Label npe = cb.newLabel();
             Label oob = cb.newLabel();
-            Label done = cb.newLabel();
-            boolean checked = nullCheck(arr, npe);
-            scalar(idx);
-            cb.iflt(oob);
+            Label ok = cb.newLabel();
+            nullCheck(arr, null);
+            // One unsigned comparison: negative indices are above any length.
             scalar(idx);
             scalar(arr);
             cb.arraylength();
-            cb.if_icmpge(oob);
+            cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
+            cb.iflt(ok);
+            toOutOfBounds(idx, arr);
+            cb.labelBinding(ok);
             scalar(arr);
             scalar(idx);
             cb.arrayLoad(Vec.typeKind(ek));
             storeScalar(x);
-            cb.goto_(done);
-            cb.labelBinding(oob);
-            uniformFault(() -> {
-                scalar(idx);
-                scalar(arr);
-                cb.arraylength();
-                cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
-            });
-            constant(zero(ek), ek);
-            storeScalar(x);
-            if (checked) {
-                cb.goto_(done);
-                cb.labelBinding(npe);
-                uniformFault(() -> pushNpe("Cannot load from " + ek.text() + " array because the array is null"));
-                constant(zero(ek), ek);
-                storeScalar(x);
-            }
-            cb.labelBinding(done);
         }
 
         // ---- affine ----
@@ -1705,10 +1844,25 @@ public final class CodeGen {
         }
 
         private void binary(Kind k, String op, Node a, Node bb, int r) {
+            boolean commutes = switch (op) {
+                case "ADD", "MUL", "MIN", "MAX", "AND", "OR", "XOR" -> true;
+                default -> false;
+            };
+            if (commutes && shapeAt(a, cur) == Shape.UNIFORM && shapeAt(bb, cur) != Shape.UNIFORM) {
+                Node t = a;
+                a = bb;
+                bb = t;
+            }
             vector(a, r, cur);
             cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
-            vector(bb, r, cur);
-            cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
+            if (shapeAt(bb, cur) == Shape.UNIFORM && bb.kind == k) {
+                // The scalar form: no broadcast in the bytecode (C2 broadcasts once, hoisted).
+                scalar(bb);
+                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.scalar(k)));
+            } else {
+                vector(bb, r, cur);
+                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
+            }
         }
 
         private void unary(Kind k, String op, Node a, int r) {
@@ -1764,20 +1918,17 @@ public final class CodeGen {
             }
             // Integer division: a zero divisor in an active lane faults that lane.
             if (shapeAt(d, cur) == Shape.UNIFORM) {
-                Label ok = cb.newLabel();
                 scalar(d);
                 if (k == Kind.LONG) {
                     cb.lconst_0();
                     cb.lcmp();
                 }
-                cb.ifne(ok);
-                uniformFault(() -> cb.invokestatic(Vec.LANES, "divideByZero", mt(ClassDesc.of("java.lang.ArithmeticException"))));
-                cb.labelBinding(ok);
+                cb.ifeq(handler(Shared.DIVIDE_BY_ZERO));
             } else {
                 Label ok = cb.newLabel();
                 int[] zeroMask = new int[regs(k)];
                 for (int r = 0; r < regs(k); r++) {
-                    zeroMask[r] = local(TypeKind.REFERENCE);
+                    zeroMask[r] = temp(TypeKind.REFERENCE);
                     vector(d, r, cur);
                     cb.getstatic(Vec.OPERATORS, "EQ", Vec.operatorType("EQ"));
                     constant(zero(k), k);
@@ -1847,7 +1998,7 @@ public final class CodeGen {
                                 cb.invokevirtual(Vec.FLOAT_VECTOR, "reinterpretAsInts", mt(Vec.INT_VECTOR));
                             }
                         }
-                        int tmp = local(TypeKind.REFERENCE);
+                        int tmp = temp(TypeKind.REFERENCE);
                         cb.astore(tmp);
                         cb.getstatic(Vec.OPERATORS, "OR", Vec.operatorType("OR"));
                         cb.aload(tmp);
@@ -1945,7 +2096,7 @@ public final class CodeGen {
             // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
-            int limit = local(TypeKind.INT);
+            int limit = temp(TypeKind.INT);
             scalar(uni);
             cb.i2l();
             base(aff, cur);
@@ -2015,9 +2166,8 @@ public final class CodeGen {
             Node arr = x.in(0);
             Node idx = x.in(1);
             Kind ek = x.kind;
-            Label npe = cb.newLabel();
             Label done = cb.newLabel();
-            boolean checked = nullCheck(arr, npe);
+            nullCheck(arr, null);
             if (contiguous(idx)) {
                 Label slow = cb.newLabel();
                 fastRangeCheck(idx, arr, slow);
@@ -2068,11 +2218,6 @@ public final class CodeGen {
                 cb.labelBinding(empty);
                 zeroVectors(x);
                 cb.goto_(done);
-            }
-            if (checked) {
-                cb.labelBinding(npe);
-                uniformFault(() -> pushNpe("Cannot load from " + ek.text() + " array because the array is null"));
-                zeroVectors(x);
             }
             cb.labelBinding(done);
         }
@@ -2172,9 +2317,8 @@ public final class CodeGen {
             Node val = x.in(2);
             Kind ek = val.kind;
             Shape is = shapeAt(idx, cur);
-            Label npe = cb.newLabel();
             Label done = cb.newLabel();
-            boolean checked = nullCheck(arr, npe);
+            nullCheck(arr, null);
             if (is == Shape.UNIFORM) {
                 // Every active thread writes the same element: the last one in linear order wins.
                 Label oob = cb.newLabel();
@@ -2212,13 +2356,7 @@ public final class CodeGen {
                 cb.arrayStore(Vec.typeKind(ek));
                 cb.goto_(done);
                 cb.labelBinding(oob);
-                uniformFault(() -> {
-                    scalar(idx);
-                    scalar(arr);
-                    cb.arraylength();
-                    cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
-                });
-                cb.goto_(done);
+                toOutOfBounds(idx, arr);
             } else if (contiguous(idx)) {
                 Label slow = cb.newLabel();
                 fastRangeCheck(idx, arr, slow);
@@ -2282,10 +2420,6 @@ public final class CodeGen {
                     cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(arr.kind), CD_int, CD_long));
                 }
                 cb.goto_(done);
-            }
-            if (checked) {
-                cb.labelBinding(npe);
-                uniformFault(() -> pushNpe("Cannot store to " + ek.text() + " array because the array is null"));
             }
             cb.labelBinding(done);
         }
@@ -2365,7 +2499,7 @@ public final class CodeGen {
                 }
             }
             int resultOffset = 3 * n;
-            int j = local(TypeKind.INT);
+            int j = temp(TypeKind.INT);
             Label loop = cb.newLabel();
             Label end = cb.newLabel();
             cb.iconst_0();
@@ -2436,7 +2570,7 @@ public final class CodeGen {
                         int[] cm = curMask();
                         // Threads going to a block with nothing to do need no mask.
                         if (plan.run.get(t) != Run.NONE) {
-                            int[] mTrue = masks(regs32, false);
+                            int[] mTrue = tempMasks(regs32);
                             for (int r = 0; r < regs32; r++) {
                                 cb.aload(cm[r]);
                                 cb.aload(c[r]);
@@ -2446,7 +2580,7 @@ public final class CodeGen {
                             edge(b, t, mTrue, Boolean.TRUE);
                         }
                         if (plan.run.get(f) != Run.NONE) {
-                            int[] mFalse = masks(regs32, false);
+                            int[] mFalse = tempMasks(regs32);
                             for (int r = 0; r < regs32; r++) {
                                 cb.aload(cm[r]);
                                 cb.aload(c[r]);
@@ -2469,7 +2603,7 @@ public final class CodeGen {
             if (k == Kind.INT || k == Kind.BOOL) {
                 return m.slots();
             }
-            int[] out = masks(regs32, false);
+            int[] out = tempMasks(regs32);
             for (int r = 0; r < regs32; r++) {
                 if (k == Kind.FLOAT) {
                     cb.aload(m.slots()[r]);
@@ -2510,14 +2644,14 @@ public final class CodeGen {
                 return;
             }
             // Divergent: each target gets the lanes whose value matches one of its keys, the default the rest.
-            int[] any = masks(regs32, false);
+            int[] any = tempMasks(regs32);
             noneInto(any);
             Map<Block, int[]> edgeMasks = new LinkedHashMap<>();
             for (int i = 0; i < keys.length; i++) {
                 Block t = targets.get(i);
                 int[] em = edgeMasks.get(t);
                 if (em == null) {
-                    em = masks(regs32, false);
+                    em = tempMasks(regs32);
                     noneInto(em);
                     edgeMasks.put(t, em);
                 }
@@ -2546,7 +2680,7 @@ public final class CodeGen {
             }
             int[] dm = edgeMasks.get(dflt);
             if (dm == null) {
-                dm = masks(regs32, false);
+                dm = tempMasks(regs32);
                 noneInto(dm);
                 edgeMasks.put(dflt, dm);
             }
@@ -2631,7 +2765,7 @@ public final class CodeGen {
                                         dm = em;
                                     } else {
                                         // Net stack effect zero: the two operands of blend stay below.
-                                        dm = masks(regs(k), false);
+                                        dm = tempMasks(regs(k));
                                         deriveMasks(em, k, dm);
                                     }
                                     edgeDerived.put(k, dm);
@@ -2677,13 +2811,13 @@ public final class CodeGen {
         private Storage copyToTemp(Node p, Node src, Block b) {
             switch (p.shape) {
                 case UNIFORM -> {
-                    int t = local(Vec.typeKind(p.kind));
+                    int t = temp(Vec.typeKind(p.kind));
                     scalar(src);
                     cb.storeLocal(Vec.typeKind(p.kind), t);
                     return new Storage.Scalar(t, p.kind);
                 }
                 case AFFINE -> {
-                    int t = local(TypeKind.INT);
+                    int t = temp(TypeKind.INT);
                     base(src, b);
                     cb.istore(t);
                     return new Storage.Scalar(t, Kind.INT);
@@ -2691,7 +2825,7 @@ public final class CodeGen {
                 default -> {
                     int[] t = new int[regs(p.kind)];
                     for (int r = 0; r < t.length; r++) {
-                        t[r] = local(TypeKind.REFERENCE);
+                        t[r] = temp(TypeKind.REFERENCE);
                         vector(src, r, b);
                         cb.astore(t[r]);
                     }

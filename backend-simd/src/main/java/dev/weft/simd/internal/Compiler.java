@@ -92,7 +92,15 @@ final class Compiler {
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
             long tGen0 = System.nanoTime();
-            byte[] bytes = gen.generate(cd, variants);
+            byte[] bytes;
+            try {
+                bytes = gen.generate(cd, variants);
+            } catch (IllegalArgumentException e) {
+                // Over the JVM's 64 KiB per method: as too large for the JIT, try smaller groups.
+                tooLarge = new Decline("kernel " + name + " is too large: over 64 KiB of generated code per warp even with "
+                        + group + " threads per group (runs on the reference executor)");
+                continue;
+            }
             long tGen = System.nanoTime() - tGen0;
             dump(cd, bytes);
             int largest = largestMethod(bytes);

@@ -28,7 +28,7 @@ public final class Lanes {
     /** Lanes of a 64-bit register. */
     public static final int L64 = LS.length();
     /** Whether the Vector API's scatter is a machine instruction here (AVX-512); else stores go lane by lane. */
-    static final boolean NATIVE_SCATTER = IS.vectorBitSize() >= 512;
+    static final boolean NATIVE_SCATTER = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeScatter");
 
     private Lanes() {
     }

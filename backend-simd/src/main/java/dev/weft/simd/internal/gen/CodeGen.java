@@ -246,6 +246,7 @@ public final class CodeGen {
         private int bitsSlot;
         private int faultIndexSlot;
         private int faultLengthSlot;
+        private int[] rowSlots;
         private Block cur;
         private final Set<Node> nullChecked = new HashSet<>();
         /** Values used only in their own block: locals from the pool at definition, released after the last use. */
@@ -641,6 +642,17 @@ public final class CodeGen {
             };
         }
 
+        /**
+         * In the row-aligned variant, the group's first thread's (x, y, z), stepped group by group: a group never
+         * crosses a row, so x advances by the group size and wraps into y and z (no division per group).
+         */
+        private int[] rowSlots() {
+            if (rowSlots == null) {
+                rowSlots = new int[] {local(TypeKind.INT), local(TypeKind.INT), local(TypeKind.INT)};
+            }
+            return rowSlots;
+        }
+
         private Storage sregStorage(SReg r) {
             boolean aligned = v.rowAligned();
             boolean withinWarp = n <= warpSize;
@@ -651,9 +663,11 @@ public final class CodeGen {
                 case NTID_Z -> new Storage.Scalar(bzSlot, Kind.INT);
                 case WARP_SIZE -> new Storage.Const(warpSize, Kind.INT);
                 case LINEAR_TID -> new Storage.Affine(new Storage.Scalar(baseSlot, Kind.INT), 1);
-                case TID_X -> aligned ? new Storage.Affine(new Storage.Scalar(local(TypeKind.INT), Kind.INT), 1)
+                case TID_X -> aligned ? new Storage.Affine(new Storage.Scalar(rowSlots()[0], Kind.INT), 1)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
-                case TID_Y, TID_Z -> aligned ? new Storage.Scalar(local(TypeKind.INT), Kind.INT)
+                case TID_Y -> aligned ? new Storage.Scalar(rowSlots()[1], Kind.INT)
+                        : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
+                case TID_Z -> aligned ? new Storage.Scalar(rowSlots()[2], Kind.INT)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
                 case LANE_ID -> withinWarp ? new Storage.Affine(new Storage.Scalar(local(TypeKind.INT), Kind.INT), 1)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
@@ -729,6 +743,12 @@ public final class CodeGen {
             cb.lconst_0();
             cb.lstore(bitsSlot);
             initLocals();
+            if (rowSlots != null) {
+                for (int sl : rowSlots) {
+                    cb.iconst_0();
+                    cb.istore(sl);
+                }
+            }
             cb.iconst_0();
             cb.istore(baseSlot);
             Label group = cb.newLabel();
@@ -757,6 +777,25 @@ public final class CodeGen {
             cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
             cb.athrow();
             cb.labelBinding(ok);
+            if (rowSlots != null) {
+                Label stepped = cb.newLabel();
+                cb.iinc(rowSlots[0], n);
+                cb.iload(rowSlots[0]);
+                cb.iload(bxSlot);
+                cb.if_icmplt(stepped);
+                cb.iload(rowSlots[0]);
+                cb.iload(bxSlot);
+                cb.isub();
+                cb.istore(rowSlots[0]);
+                cb.iinc(rowSlots[1], 1);
+                cb.iload(rowSlots[1]);
+                cb.iload(bySlot);
+                cb.if_icmplt(stepped);
+                cb.iconst_0();
+                cb.istore(rowSlots[1]);
+                cb.iinc(rowSlots[2], 1);
+                cb.labelBinding(stepped);
+            }
             cb.iinc(baseSlot, n);
             cb.goto_(group);
             cb.labelBinding(exit);
@@ -897,12 +936,7 @@ public final class CodeGen {
                 Storage st = e.getValue();
                 switch (e.getKey()) {
                     case TID_X -> {
-                        if (st instanceof Storage.Affine a) {
-                            cb.iload(baseSlot);
-                            cb.iload(bxSlot);
-                            cb.irem();
-                            cb.istore(((Storage.Scalar) a.base()).slot());
-                        } else {
+                        if (!(st instanceof Storage.Affine)) {
                             int[] s = ((Storage.Vectors) st).slots();
                             for (int r = 0; r < regs32; r++) {
                                 cb.iload(baseSlot);
@@ -915,19 +949,7 @@ public final class CodeGen {
                     }
                     case TID_Y, TID_Z -> {
                         boolean y = e.getKey() == SReg.TID_Y;
-                        if (st instanceof Storage.Scalar sc) {
-                            cb.iload(baseSlot);
-                            cb.iload(bxSlot);
-                            cb.idiv();
-                            if (y) {
-                                cb.iload(bySlot);
-                                cb.irem();
-                            } else {
-                                cb.iload(bySlot);
-                                cb.idiv();
-                            }
-                            cb.istore(sc.slot());
-                        } else {
+                        if (!(st instanceof Storage.Scalar)) {
                             int[] s = ((Storage.Vectors) st).slots();
                             for (int r = 0; r < regs32; r++) {
                                 cb.iload(baseSlot);

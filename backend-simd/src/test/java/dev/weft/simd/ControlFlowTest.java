@@ -404,6 +404,41 @@ class ControlFlowTest {
         d.check(GRID, BLOCK, ControlFlowTest::calls, data());
     }
 
+    static Kernel labeled(Object[] a) {
+        int[] k = (int[]) a[2];
+        int[] out = (int[]) a[3];
+        int n = k.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            int acc = 0;
+            outer:
+            for (int p = 0; p < 12; p++) {
+                for (int q = 0; q < 12; q++) {
+                    if ((p * q + i) % 7 == 0) {
+                        continue outer;
+                    }
+                    if (q > Math.abs(k[i]) % 9) {
+                        break;
+                    }
+                    if (acc > 40 + i % 13) {
+                        break outer;
+                    }
+                    acc += q;
+                }
+                acc += 100;
+            }
+            out[i] = acc;
+        };
+    }
+
+    @Test
+    void labeledBreakAndContinue_matchesReference() {
+        d.check(GRID, BLOCK, ControlFlowTest::labeled, data());
+    }
+
     static Kernel doWhile(Object[] a) {
         int[] k = (int[]) a[2];
         int[] out = (int[]) a[3];

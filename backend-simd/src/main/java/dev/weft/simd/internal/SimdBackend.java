@@ -22,14 +22,23 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SimdBackend implements KernelBackend {
 
-    private record Key(ClassLoader loader, String implClass, String method, String descriptor, int warpSize) {
+    private record Key(String method, String descriptor, int warpSize) {
     }
 
     /** A compilation, or the reasons there is none. */
     private record Outcome(Compiler.Code code, List<String> reasons) {
     }
 
-    private static final ConcurrentHashMap<Key, Outcome> CACHE = new ConcurrentHashMap<>();
+    /**
+     * Compilations per implementation class: a ClassValue, so that a kernel class's compiled code goes when its
+     * class loader does.
+     */
+    private static final ClassValue<ConcurrentHashMap<Key, Outcome>> CACHE = new ClassValue<>() {
+        @Override
+        protected ConcurrentHashMap<Key, Outcome> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
 
     /** For the ServiceLoader. Starts excluding C1 from generated kernels (see {@link C1Exclusion}). */
     public SimdBackend() {
@@ -49,8 +58,14 @@ public final class SimdBackend implements KernelBackend {
         } catch (Decline d) {
             return new Compilation.Declined(d.reasons());
         }
-        Key key = new Key(src.loader, src.implClass, src.implMethod, src.implDescriptor, device.warpSize());
-        Outcome o = CACHE.computeIfAbsent(key, k -> {
+        Key key = new Key(src.implMethod, src.implDescriptor, device.warpSize());
+        Class<?> owner;
+        try {
+            owner = Class.forName(src.implClass.replace('/', '.'), false, src.loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            owner = kernel.getClass();
+        }
+        Outcome o = CACHE.get(owner).computeIfAbsent(key, k -> {
             try {
                 return new Outcome(Compiler.compile(src, device.warpSize()), null);
             } catch (Decline d) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weft.Atomics;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.CompileReport;
@@ -65,10 +64,9 @@ class DeclineTest {
     }
 
     @Test
-    void warpIntrinsicAndAtomics_declined() {
+    void warpIntrinsic_declined() {
         int[] out = new int[64];
         declined(t -> out[0] = t.ballot(t.laneId() < 3), "warp intrinsic ballot()", "warp operations are not compiled yet");
-        declined(t -> Atomics.add(out, 0, 1), "atomic Atomics.add", "atomics are not compiled yet");
     }
 
     @Test

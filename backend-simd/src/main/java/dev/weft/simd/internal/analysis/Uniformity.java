@@ -223,6 +223,9 @@ public final class Uniformity {
                 return sreg((SReg) n.aux);
             case STORE:
                 return UNIFORM;
+            case ATOMIC:
+                // Threads updating one address each get a different old value, whatever the operands.
+                return VARYING;
             default:
                 break;
         }

@@ -1,5 +1,6 @@
 package dev.weft.simd.internal.front;
 
+import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -360,9 +361,10 @@ public final class Parser {
         for (Block b : g.blocks) {
             for (Node n : b.nodes) {
                 switch (n.op) {
-                    case LOAD, STORE, LENGTH -> {
+                    case LOAD, STORE, LENGTH, ATOMIC -> {
                         Node a = n.in(0);
-                        Kind want = n.op == Op.LOAD ? n.kind.arrayOf() : n.op == Op.STORE ? n.in(2).kind.arrayOf() : null;
+                        Kind want = n.op == Op.LOAD || n.op == Op.ATOMIC ? n.kind.arrayOf()
+                                : n.op == Op.STORE ? n.in(2).kind.arrayOf() : null;
                         if (!a.kind.isArray() || (want != null && a.kind != want)) {
                             reasons.add("array access on a value of type " + a.kind.text() + " at " + n.site);
                         }
@@ -457,7 +459,7 @@ public final class Parser {
     /** Whether a node can be dropped when unused: no side effect and it cannot fault. */
     static boolean isPure(Node n) {
         return switch (n.op) {
-            case STORE, LOAD, LENGTH -> false;
+            case STORE, LOAD, LENGTH, ATOMIC -> false;
             case DIV, REM -> !(n.kind == Kind.INT || n.kind == Kind.LONG);
             default -> true;
         };
@@ -1178,9 +1180,8 @@ public final class Parser {
                 return;
             }
             if (owner.equals("dev/weft/Atomics")) {
-                unsupported("atomic Atomics." + name + ": atomics are not compiled yet");
-                popArgs(desc);
-                pushResult(inv.typeSymbol().returnType().descriptorString());
+                Node[] args = popArgs(desc);
+                push(emit(Op.ATOMIC, Intrinsics.kindOf(desc.charAt(desc.indexOf(')') + 1)), new Atomic(name, desc), args));
                 return;
             }
             Fn fn = Intrinsics.lookup(owner, name, desc);

@@ -16,6 +16,7 @@ import dev.weft.simd.internal.analysis.MaskPlan.EdgeKind;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -823,6 +824,10 @@ public final class CodeGen {
                                 ks.add(x.in(2).kind);
                             }
                         }
+                        case ATOMIC -> {
+                            ks.add(Kind.INT);
+                            ks.add(x.kind);
+                        }
                         case CALL, REM -> {
                             if (x.isVarying() && (x.op == Op.REM ? x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE
                                     : ((Fn) x.aux).lowering() == Fn.Lowering.PER_LANE)) {
@@ -1396,6 +1401,10 @@ public final class CodeGen {
                 }
                 case STORE -> {
                     store(x);
+                    return;
+                }
+                case ATOMIC -> {
+                    atomic(x);
                     return;
                 }
                 default -> {
@@ -2444,6 +2453,80 @@ public final class CodeGen {
                 cb.goto_(done);
             }
             cb.labelBinding(done);
+        }
+
+        /**
+         * An {@link dev.weft.Atomics} call: the indices checked as for a gather (a faulting thread fails, the
+         * threads before it go on), then the scalar method once per active thread, in lane order. Threads of a
+         * warp on one address are so serialised and none of their updates is lost; the order is the reference
+         * executor's for a thread's first atomic (it runs each thread on until it blocks, so a thread doing
+         * several atomics on an address others update sees another, equally valid, interleaving).
+         */
+        private void atomic(Node x) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            Kind k = x.kind;
+            Atomic a = (Atomic) x.aux;
+            nullCheck(arr, null);
+            gatherIndices(idx, arr);
+            int map = scratch.get(Kind.INT);
+            int s = scratch.get(k);
+            // Operands after the index map, the results after them (every scratch array holds 4n lanes).
+            for (int i = 2; i < x.in.size(); i++) {
+                for (int r = 0; r < regs(k); r++) {
+                    vector(x.in(i), r, cur);
+                    cb.aload(s);
+                    cb.loadConstant((i - 1) * n + r * lanes(k));
+                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+                }
+            }
+            int resultOffset = 3 * n;
+            int left = temp(TypeKind.LONG);
+            int j = temp(TypeKind.INT);
+            Label loop = cb.newLabel();
+            Label end = cb.newLabel();
+            curBits();
+            cb.lstore(left);
+            cb.labelBinding(loop);
+            cb.lload(left);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(end);
+            cb.lload(left);
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.istore(j);
+            cb.aload(s);
+            cb.iload(j);
+            cb.loadConstant(resultOffset);
+            cb.iadd();
+            scalar(arr);
+            cb.aload(map);
+            cb.iload(j);
+            cb.iaload();
+            for (int i = 2; i < x.in.size(); i++) {
+                cb.aload(s);
+                cb.iload(j);
+                cb.loadConstant((i - 1) * n);
+                cb.iadd();
+                cb.arrayLoad(Vec.typeKind(k));
+            }
+            cb.invokestatic(ClassDesc.of("dev.weft.Atomics"), a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
+            cb.arrayStore(Vec.typeKind(k));
+            cb.lload(left);
+            cb.lload(left);
+            cb.lconst_1();
+            cb.lsub();
+            cb.land();
+            cb.lstore(left);
+            cb.goto_(loop);
+            cb.labelBinding(end);
+            for (int r = 0; r < regs(k); r++) {
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(resultOffset + r * lanes(k));
+                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                storeVector(x, r);
+            }
         }
 
         private void storeOffset(Node idx, int r, Kind ek) {

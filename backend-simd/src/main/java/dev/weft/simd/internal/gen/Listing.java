@@ -4,6 +4,7 @@ import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.Uniformity;
+import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -181,6 +182,7 @@ public final class Listing {
             case LOAD -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "]";
             case STORE -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "] = " + name(n.in(2), b, u);
             case LENGTH -> name(n.in(0), b, u) + ".length";
+            case ATOMIC -> ((Atomic) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             case CALL -> ((Fn) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             default -> n.op.toString();
         };
@@ -248,6 +250,9 @@ public final class Listing {
                     return "every thread writes one element: the last active thread's value wins";
                 }
                 return is == Shape.AFFINE && n.in(1).stride == 1 ? "contiguous: masked vector store" : "scatter under the mask";
+            }
+            case ATOMIC -> {
+                return "per active thread in lane order: threads of a warp on one address are serialised";
             }
             case CALL -> {
                 Fn fn = (Fn) n.aux;

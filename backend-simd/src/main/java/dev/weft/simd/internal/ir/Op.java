@@ -26,5 +26,10 @@ public enum Op {
     /** Array length (array). */
     LENGTH,
     /** A call to a known pure function; aux: {@link Fn}. */
-    CALL
+    CALL,
+    /**
+     * A {@link dev.weft.Atomics} call (array, index, operands...); aux: {@link Atomic}. Varying whatever its
+     * operands: each thread gets its own old value. Has a side effect and can fault.
+     */
+    ATOMIC
 }

@@ -118,6 +118,11 @@ public final class Parser {
 
     private final Map<Block, Map<Var, Node>> defs = new IdentityHashMap<>();
     private final Map<Block, Map<Var, Node>> incomplete = new IdentityHashMap<>();
+    /**
+     * Receivers of ThreadContext calls that were phis of a loop header not sealed yet (the context read in a
+     * loop): their kind is known only once the loop is complete, so they are checked in {@link #finish()}.
+     */
+    private final Map<Node, String> pendingReceivers = new IdentityHashMap<>();
     private final Set<Block> sealed = new HashSet<>();
 
     private Parser(Graph g, ClassSource classes) {
@@ -308,6 +313,11 @@ public final class Parser {
             }
             if (b.cond != null) {
                 b.cond = b.cond.resolve();
+            }
+        }
+        for (Map.Entry<Node, String> e : pendingReceivers.entrySet()) {
+            if (e.getKey().resolve().kind != Kind.CONTEXT) {
+                reasons.add(e.getValue());
             }
         }
         removeUnreachable();
@@ -1252,8 +1262,10 @@ public final class Parser {
                 return;
             }
             popArgs(desc);
-            Node ctx = pop();
-            if (ctx.kind != Kind.CONTEXT) {
+            Node ctx = pop().resolve();
+            if (ctx.op == Op.PHI && ctx.kind == Kind.VOID) {
+                pendingReceivers.put(ctx, "ThreadContext call on an unknown receiver at " + site());
+            } else if (ctx.kind != Kind.CONTEXT) {
                 unsupported("ThreadContext call on an unknown receiver");
             }
             switch (name) {

@@ -964,7 +964,7 @@ public final class CodeGen {
                 Storage st = e.getValue();
                 switch (e.getKey()) {
                     case TID_X -> {
-                        if (!(st instanceof Storage.Affine)) {
+                        if (st instanceof Storage.Vectors) {
                             int[] s = ((Storage.Vectors) st).slots();
                             for (int r = 0; r < regs32; r++) {
                                 cb.iload(baseSlot);
@@ -977,7 +977,7 @@ public final class CodeGen {
                     }
                     case TID_Y, TID_Z -> {
                         boolean y = e.getKey() == SReg.TID_Y;
-                        if (!(st instanceof Storage.Scalar)) {
+                        if (st instanceof Storage.Vectors) {
                             int[] s = ((Storage.Vectors) st).slots();
                             for (int r = 0; r < regs32; r++) {
                                 cb.iload(baseSlot);

@@ -78,7 +78,22 @@ import java.util.Set;
 public final class CodeGen {
 
     /** One CTA-shape variant of the kernel: its analysis and the static method that runs it. */
-    public record Variant(String method, boolean rowAligned, Uniformity u, MaskPlan plan) {
+    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
+
+        /** Whether threadIdx.y and .z are uniform in a group (and threadIdx.x affine). */
+        public boolean rowAligned() {
+            return layout != Layout.GENERAL;
+        }
+    }
+
+    /** Which CTA shapes a variant serves. */
+    public enum Layout {
+        /** {@code blockDim.y == blockDim.z == 1}: threadIdx.x is the linear id, an induction variable of the group loop. */
+        LINE,
+        /** A group lies within one x-row ({@code blockDim.x} a multiple of the group size). */
+        ROWS,
+        /** Any shape. */
+        GENERAL
     }
 
     /** JIT limit: C2 does not compile methods of more bytecode than this (-XX:HugeMethodLimit). */
@@ -165,23 +180,32 @@ public final class CodeGen {
                 cb.aload(2);
                 cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
                 cb.istore(5);
-                Label general = cb.newLabel();
-                if (variants.size() > 1) {
-                    Label aligned = cb.newLabel();
-                    cb.iload(3);
-                    cb.loadConstant(n);
-                    cb.irem();
-                    cb.ifeq(aligned);
-                    cb.iload(4);
-                    cb.iload(5);
-                    cb.imul();
-                    cb.iconst_1();
-                    cb.if_icmpne(general);
-                    cb.labelBinding(aligned);
-                }
-                for (int vi = 0; vi < variants.size(); vi++) {
-                    if (vi == 1) {
-                        cb.labelBinding(general);
+                // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
+                for (Variant v : variants) {
+                    Label next = cb.newLabel();
+                    switch (v.layout()) {
+                        case LINE -> {
+                            cb.iload(4);
+                            cb.iload(5);
+                            cb.imul();
+                            cb.iconst_1();
+                            cb.if_icmpne(next);
+                        }
+                        case ROWS -> {
+                            Label take = cb.newLabel();
+                            cb.iload(3);
+                            cb.loadConstant(n);
+                            cb.irem();
+                            cb.ifeq(take);
+                            cb.iload(4);
+                            cb.iload(5);
+                            cb.imul();
+                            cb.iconst_1();
+                            cb.if_icmpne(next);
+                            cb.labelBinding(take);
+                        }
+                        case GENERAL -> {
+                        }
                     }
                     for (Param p : params) {
                         cb.aload(0);
@@ -191,9 +215,11 @@ public final class CodeGen {
                     cb.iload(3);
                     cb.iload(4);
                     cb.iload(5);
-                    cb.invokestatic(name, variants.get(vi).method(), variantType);
+                    cb.invokestatic(name, v.method(), variantType);
                     cb.return_();
+                    cb.labelBinding(next);
                 }
+                cb.return_();
             });
             for (Variant v : variants) {
                 v.u().apply();
@@ -664,11 +690,14 @@ public final class CodeGen {
                 case NTID_Z -> new Storage.Scalar(bzSlot, Kind.INT);
                 case WARP_SIZE -> new Storage.Const(warpSize, Kind.INT);
                 case LINEAR_TID -> new Storage.Affine(new Storage.Scalar(baseSlot, Kind.INT), 1);
-                case TID_X -> aligned ? new Storage.Affine(new Storage.Scalar(rowSlots()[0], Kind.INT), 1)
+                case TID_X -> v.layout() == Layout.LINE ? new Storage.Affine(new Storage.Scalar(baseSlot, Kind.INT), 1)
+                        : aligned ? new Storage.Affine(new Storage.Scalar(rowSlots()[0], Kind.INT), 1)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
-                case TID_Y -> aligned ? new Storage.Scalar(rowSlots()[1], Kind.INT)
+                case TID_Y -> v.layout() == Layout.LINE ? new Storage.Const(0, Kind.INT)
+                        : aligned ? new Storage.Scalar(rowSlots()[1], Kind.INT)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
-                case TID_Z -> aligned ? new Storage.Scalar(rowSlots()[2], Kind.INT)
+                case TID_Z -> v.layout() == Layout.LINE ? new Storage.Const(0, Kind.INT)
+                        : aligned ? new Storage.Scalar(rowSlots()[2], Kind.INT)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
                 case LANE_ID -> withinWarp ? new Storage.Affine(new Storage.Scalar(local(TypeKind.INT), Kind.INT), 1)
                         : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
@@ -758,9 +787,8 @@ public final class CodeGen {
             cb.iload(baseSlot);
             cb.iload(threadsSlot);
             cb.if_icmpge(exit);
-            cb.aload(ctaSlot);
-            cb.invokevirtual(Vec.CTA, "cancelled", mt(CD_boolean));
-            cb.ifne(exit);
+            // No cancellation check per group: a CTA is at most 1024 threads, and the runtime checks between
+            // CTAs (the reference executor checks once per round, which for a barrier-free kernel is the CTA).
             groupPrologue();
             for (Block b : cfg.order) {
                 block(b);
@@ -941,7 +969,7 @@ public final class CodeGen {
                 Storage st = e.getValue();
                 switch (e.getKey()) {
                     case TID_X -> {
-                        if (!(st instanceof Storage.Affine)) {
+                        if (st instanceof Storage.Vectors) {
                             int[] s = ((Storage.Vectors) st).slots();
                             for (int r = 0; r < regs32; r++) {
                                 cb.iload(baseSlot);
@@ -954,7 +982,7 @@ public final class CodeGen {
                     }
                     case TID_Y, TID_Z -> {
                         boolean y = e.getKey() == SReg.TID_Y;
-                        if (!(st instanceof Storage.Scalar)) {
+                        if (st instanceof Storage.Vectors) {
                             int[] s = ((Storage.Vectors) st).slots();
                             for (int r = 0; r < regs32; r++) {
                                 cb.iload(baseSlot);

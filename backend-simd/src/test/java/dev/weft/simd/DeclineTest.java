@@ -64,12 +64,6 @@ class DeclineTest {
     }
 
     @Test
-    void warpIntrinsic_declined() {
-        int[] out = new int[64];
-        declined(t -> out[0] = t.ballot(t.laneId() < 3), "warp intrinsic ballot()", "warp operations are not compiled yet");
-    }
-
-    @Test
     void allocationStringsAndUnknownCalls_declined() {
         int[] out = new int[64];
         declined(t -> out[t.threadIdxX()] = new int[3].length, "array allocation");

@@ -205,4 +205,16 @@ class IndexingTest {
     void storeToUniformIndex_lastActiveThreadWins() {
         d.check(Dim3.of(4), Dim3.of(90), IndexingTest::uniformStore, new int[4], new float[4]);
     }
+
+    static Kernel linearIdOnly(Object[] a) {
+        int[] out = (int[]) a[0];
+        return t -> out[t.linearThreadIdx() + t.blockIdxX() * t.blockDimX() * t.blockDimY() * t.blockDimZ()] = 7 + t.laneId();
+    }
+
+    @Test
+    void linearThreadIdxOnly_rowsNotMultipleOfGroup_runs() {
+        // No threadIdx read: the one variant must serve every CTA shape, not only row-aligned ones.
+        d.check(Dim3.of(2), Dim3.of(7, 9), IndexingTest::linearIdOnly, new int[126]);
+        d.check(Dim3.of(3), Dim3.of(3, 5, 7), IndexingTest::linearIdOnly, new int[315]);
+    }
 }

@@ -4,6 +4,7 @@ import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.Pressure;
 import dev.weft.simd.internal.analysis.Uniformity;
+import dev.weft.simd.internal.analysis.WarpSync;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.front.Parser;
 import dev.weft.simd.internal.gen.C1Exclusion;
@@ -73,16 +74,50 @@ final class Compiler {
             }
         }
         int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : defaultGroup(g, cfg, warpSize);
+        // Warp operations exchange values between the lanes of a warp: the group must be exactly one warp.
+        boolean warpOps = WarpSync.hasWarpOps(g);
+        if (warpOps) {
+            if (warpSize % Lanes.L32 != 0 || warpSize > 32) {
+                throw new Decline("kernel " + name + " uses warp operations, compiled only for warps of a multiple of "
+                        + Lanes.L32 + " threads up to 32; this device's warps have " + warpSize + " (runs on the reference executor)");
+            }
+            group = warpSize;
+            for (Block b : g.blocks) {
+                for (Node n : b.nodes) {
+                    if (n.op == Op.WARP && n.in.size() == 3 && n.in(2).op == Op.CONST) {
+                        int width = ((Number) n.in(2).aux).intValue();
+                        try {
+                            dev.weft.internal.WarpLanes.checkWidth(width, warpSize);
+                        } catch (IllegalArgumentException e) {
+                            throw new Decline("warp shuffle at " + n.site + ": " + e.getMessage()
+                                    + " (runs on the reference executor, which reports it)");
+                        }
+                    }
+                }
+            }
+        }
         Decline tooLarge = null;
-        for (; group >= Lanes.L32; group /= 2) {
+        for (; group >= Lanes.L32 && (!warpOps || group == warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
             Uniformity ua = new Uniformity(g, cfg, true, withinWarp);
+            if (warpOps) {
+                List<String> why = new ArrayList<>(WarpSync.check(g, cfg, ua));
+                if (readsThreadIdx) {
+                    why.addAll(WarpSync.check(g, cfg, new Uniformity(g, cfg, false, withinWarp)));
+                }
+                if (!why.isEmpty()) {
+                    throw new Decline(why.stream().distinct().toList());
+                }
+            }
             MaskPlan pa = new MaskPlan(g, cfg, ua);
             List<CodeGen.Variant> variants = new ArrayList<>();
             if (readsThreadIdx) {
                 variants.add(new CodeGen.Variant("line", CodeGen.Layout.LINE, ua, pa));
             }
-            variants.add(new CodeGen.Variant("rowAligned", CodeGen.Layout.ROWS, ua, pa));
+            // Without threadIdx reads the thread coordinates in use (linear id, lane, warp) are the same in every
+            // layout: the variant then serves every CTA shape (dispatching it on rows only would run nothing for
+            // the other shapes).
+            variants.add(new CodeGen.Variant("rowAligned", readsThreadIdx ? CodeGen.Layout.ROWS : CodeGen.Layout.GENERAL, ua, pa));
             List<Listing.Variant> listed = new ArrayList<>();
             listed.add(new Listing.Variant("per warp, when a warp lies within one row of the CTA (blockDim.x a multiple of "
                     + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform", ua, pa));

@@ -8,6 +8,7 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Node.Shape;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.SReg;
+import dev.weft.simd.internal.ir.Warp;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -226,6 +227,10 @@ public final class Uniformity {
             case ATOMIC:
                 // Threads updating one address each get a different old value, whatever the operands.
                 return VARYING;
+            case WARP:
+                // A vote gives every lane of the warp one value; the compiler runs warp operations only with
+                // a group of exactly one warp (see WarpSync), so that is one value per group.
+                return ((Warp) n.aux).isVote() ? UNIFORM : VARYING;
             default:
                 break;
         }

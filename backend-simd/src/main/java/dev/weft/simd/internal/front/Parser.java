@@ -12,6 +12,7 @@ import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Site;
+import dev.weft.simd.internal.ir.Warp;
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.CodeElement;
@@ -95,10 +96,10 @@ public final class Parser {
             UNSUPPORTED_CONTEXT.put("shared" + t, "shared memory is not compiled yet");
         }
         UNSUPPORTED_CONTEXT.put("syncThreads", "barriers are not compiled yet");
-        for (String w : List.of("ballot", "any", "all", "shfl", "shflUp", "shflDown", "shflXor")) {
-            UNSUPPORTED_CONTEXT.put(w, "warp operations are not compiled yet");
-        }
     }
+
+    /** The warp operations of ThreadContext: compiled as {@link Op#WARP}. */
+    private static final Set<String> WARP_OPS = Set.of("ballot", "any", "all", "shfl", "shflUp", "shflDown", "shflXor");
 
     private static final int MAX_NODES = 20_000;
     private static final int RET_SLOT = -1_000_000;
@@ -469,7 +470,7 @@ public final class Parser {
     /** Whether a node can be dropped when unused: no side effect and it cannot fault. */
     static boolean isPure(Node n) {
         return switch (n.op) {
-            case STORE, LOAD, LENGTH, ATOMIC -> false;
+            case STORE, LOAD, LENGTH, ATOMIC, WARP -> false;
             case DIV, REM -> !(n.kind == Kind.INT || n.kind == Kind.LONG);
             default -> true;
         };
@@ -1261,12 +1262,16 @@ public final class Parser {
                 pushResult(desc.substring(desc.indexOf(')') + 1));
                 return;
             }
-            popArgs(desc);
+            Node[] args = popArgs(desc);
             Node ctx = pop().resolve();
             if (ctx.op == Op.PHI && ctx.kind == Kind.VOID) {
                 pendingReceivers.put(ctx, "ThreadContext call on an unknown receiver at " + site());
             } else if (ctx.kind != Kind.CONTEXT) {
                 unsupported("ThreadContext call on an unknown receiver");
+            }
+            if (WARP_OPS.contains(name)) {
+                warpOp(name, desc, args);
+                return;
             }
             switch (name) {
                 case "threadIdxX" -> push(sreg(SReg.TID_X));
@@ -1293,6 +1298,31 @@ public final class Parser {
                     pushResult(desc.substring(desc.indexOf(')') + 1));
                 }
             }
+        }
+
+        /**
+         * A vote or shuffle. The two-argument shuffles are the interface's default methods: their width is the
+         * warp size. A shuffle width must be a compile-time constant (the compiler checks it against the warp
+         * size when it knows that; an invalid one declines the kernel, whose reference run reports it).
+         */
+        private void warpOp(String name, String desc, Node[] args) {
+            boolean isFloat = desc.startsWith("(F");
+            Kind rk = Intrinsics.kindOf(desc.charAt(desc.indexOf(')') + 1));
+            Warp w = new Warp(name, isFloat);
+            Node[] ins = args;
+            if (!w.isVote()) {
+                ins = args.length == 3 ? args : new Node[] {args[0], args[1], sreg(SReg.WARP_SIZE)};
+                Node width = ins[2].resolve();
+                if (!(width.op == Op.CONST || (width.op == Op.SREG && width.aux == SReg.WARP_SIZE))) {
+                    unsupported("warp shuffle " + name + " with a width that is not a constant");
+                }
+            }
+            for (Node a : ins) {
+                if (a.kind != Kind.INT && a.kind != Kind.FLOAT) {
+                    unsupported("warp operation " + name + " on a value of type " + a.kind.text());
+                }
+            }
+            push(emit(Op.WARP, rk, w, ins));
         }
 
         private Node sreg(SReg r) {

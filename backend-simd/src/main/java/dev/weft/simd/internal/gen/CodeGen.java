@@ -28,6 +28,7 @@ import dev.weft.simd.internal.ir.Node.Shape;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
+import dev.weft.simd.internal.ir.Warp;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.CodeBuilder;
@@ -856,6 +857,12 @@ public final class CodeGen {
                             ks.add(Kind.INT);
                             ks.add(x.kind);
                         }
+                        case WARP -> {
+                            if (!((Warp) x.aux).isVote()) {
+                                ks.add(Kind.INT);
+                                ks.add(x.kind);
+                            }
+                        }
                         case CALL, REM -> {
                             if (x.isVarying() && (x.op == Op.REM ? x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE
                                     : ((Fn) x.aux).lowering() == Fn.Lowering.PER_LANE)) {
@@ -1433,6 +1440,10 @@ public final class CodeGen {
                 }
                 case ATOMIC -> {
                     atomic(x);
+                    return;
+                }
+                case WARP -> {
+                    warp(x);
                     return;
                 }
                 default -> {
@@ -2552,6 +2563,69 @@ public final class CodeGen {
                 cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
                 cb.aload(s);
                 cb.loadConstant(resultOffset + r * lanes(k));
+                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                storeVector(x, r);
+            }
+        }
+
+        /**
+         * A warp operation; the group is exactly one warp (the compiler makes it so), lane {@code j} of the group
+         * is lane {@code j} of the warp, and the lanes of the current mask are those the reference executor
+         * would find waiting ({@link dev.weft.simd.internal.analysis.WarpSync} proves it). A vote is one scalar
+         * for the warp; a shuffle goes through the scratch arrays, the source lanes computed by
+         * {@link dev.weft.internal.WarpLanes} as in the reference.
+         */
+        private void warp(Node x) {
+            Warp w = (Warp) x.aux;
+            if (w.isVote()) {
+                for (int r = 0; r < regs32; r++) {
+                    vector(x.in(0), r, cur);
+                    curMask(Kind.INT, r);
+                    cb.invokestatic(Vec.LANES, "votes", mt(CD_long, Vec.INT_VECTOR, Vec.MASK));
+                    if (r > 0) {
+                        cb.loadConstant(r * l32);
+                        cb.lshl();
+                        cb.lor();
+                    }
+                }
+                switch (w.name()) {
+                    case "ballot" -> cb.l2i();
+                    case "any" -> cb.invokestatic(Vec.LANES, "anyVote", mt(CD_int, CD_long));
+                    default -> {
+                        curBits();
+                        cb.invokestatic(Vec.LANES, "allVote", mt(CD_int, CD_long, CD_long));
+                    }
+                }
+                storeScalar(x);
+                return;
+            }
+            Kind k = x.kind;
+            int s = scratch.get(k);
+            int args = scratch.get(Kind.INT);
+            for (int r = 0; r < regs(k); r++) {
+                vector(x.in(0), r, cur);
+                cb.aload(s);
+                cb.loadConstant(r * lanes(k));
+                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+            }
+            for (int r = 0; r < regs32; r++) {
+                vector(x.in(1), r, cur);
+                cb.aload(args);
+                cb.loadConstant(n + r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+            }
+            cb.aload(s);
+            cb.aload(args);
+            cb.loadConstant(n);
+            curBits();
+            cb.loadConstant(w.mode());
+            scalar(x.in(2));
+            cb.loadConstant(warpSize);
+            cb.invokestatic(Vec.LANES, "shuffle", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int.arrayType(), CD_int, CD_long, CD_int, CD_int, CD_int));
+            for (int r = 0; r < regs(k); r++) {
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
                 storeVector(x, r);
             }

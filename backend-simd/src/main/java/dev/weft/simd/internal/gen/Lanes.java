@@ -1,6 +1,7 @@
 package dev.weft.simd.internal.gen;
 
 import dev.weft.Dim3;
+import dev.weft.internal.WarpLanes;
 import dev.weft.runtime.spi.KernelFault;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -339,5 +340,55 @@ public final class Lanes {
     public static IntVector tidZ(int base, int reg, int bx, int by) {
         IntVector linear = IntVector.broadcast(IS, base + reg * L32).addIndex(1);
         return div(linear, IntVector.broadcast(IS, bx * by));
+    }
+
+    // ---- warp operations (the group is one warp) ---------------------------------------------------
+
+    /** The lanes of one register whose predicate is non-zero, among the active ones, as bits. */
+    public static long votes(IntVector predicate, VectorMask<Integer> active) {
+        return predicate.compare(VectorOperators.NE, 0).and(active).toLong();
+    }
+
+    /** {@code any}: 1 if some active lane voted. */
+    public static int anyVote(long votes) {
+        return votes != 0 ? 1 : 0;
+    }
+
+    /** {@code all}: 1 if every active lane voted (as the reference: the votes equal the active lanes). */
+    public static int allVote(long votes, long active) {
+        return votes == active ? 1 : 0;
+    }
+
+    /**
+     * A shuffle over a warp in scratch: {@code values[0, n)} the lanes' values, {@code args[n, 2n)} their lane
+     * arguments; each active lane's result goes to {@code values[3n + lane]}: the value of its source lane
+     * ({@link WarpLanes}) if that lane is active, else its own (the reference executor's rule).
+     *
+     * @param mode 0 idx, 1 up, 2 down, 3 xor
+     */
+    public static void shuffle(int[] values, int[] args, int n, long active, int mode, int width, int warpSize) {
+        for (long left = active; left != 0; left &= left - 1) {
+            int lane = Long.numberOfTrailingZeros(left);
+            int src = source(lane, args[n + lane], mode, width, warpSize);
+            values[3 * n + lane] = src < n && (active >>> src & 1) != 0 ? values[src] : values[lane];
+        }
+    }
+
+    /** As {@link #shuffle(int[], int[], int, long, int, int, int)}, for floats (bits moved unchanged). */
+    public static void shuffle(float[] values, int[] args, int n, long active, int mode, int width, int warpSize) {
+        for (long left = active; left != 0; left &= left - 1) {
+            int lane = Long.numberOfTrailingZeros(left);
+            int src = source(lane, args[n + lane], mode, width, warpSize);
+            values[3 * n + lane] = src < n && (active >>> src & 1) != 0 ? values[src] : values[lane];
+        }
+    }
+
+    private static int source(int lane, int arg, int mode, int width, int warpSize) {
+        return switch (mode) {
+            case 0 -> WarpLanes.idx(lane, arg, width);
+            case 1 -> WarpLanes.up(lane, arg, width, warpSize);
+            case 2 -> WarpLanes.down(lane, arg, width, warpSize);
+            default -> WarpLanes.xor(lane, arg, width, warpSize);
+        };
     }
 }

@@ -16,6 +16,7 @@ import dev.weft.simd.internal.ir.Node.Shape;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
+import dev.weft.simd.internal.ir.Warp;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -182,6 +183,7 @@ public final class Listing {
             case LOAD -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "]";
             case STORE -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "] = " + name(n.in(2), b, u);
             case LENGTH -> name(n.in(0), b, u) + ".length";
+            case WARP -> ((Warp) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             case ATOMIC -> ((Atomic) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             case CALL -> ((Fn) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             default -> n.op.toString();
@@ -253,6 +255,10 @@ public final class Listing {
             }
             case ATOMIC -> {
                 return "per active thread in lane order: threads of a warp on one address are serialised";
+            }
+            case WARP -> {
+                return ((Warp) n.aux).isVote() ? "warp vote over the active lanes (every live lane of the warp is here)"
+                        : "warp shuffle across the warp's registers; an inactive source lane gives the reader's own value";
             }
             case CALL -> {
                 Fn fn = (Fn) n.aux;

@@ -31,5 +31,10 @@ public enum Op {
      * A {@link dev.weft.Atomics} call (array, index, operands...); aux: {@link Atomic}. Varying whatever its
      * operands: each thread gets its own old value. Has a side effect and can fault.
      */
-    ATOMIC
+    ATOMIC,
+    /**
+     * A warp operation: a vote (predicate) or a shuffle (value, lane argument, width); aux: {@link Warp}. Votes
+     * are uniform across the warp, shuffles varying. Synchronises the warp: never dropped or moved.
+     */
+    WARP
 }

@@ -2602,6 +2602,10 @@ public final class CodeGen {
             Kind k = x.kind;
             int s = scratch.get(k);
             int args = scratch.get(Kind.INT);
+            if ((w.mode() == 1 || w.mode() == 2) && shapeAt(x.in(1), cur) == Shape.UNIFORM) {
+                shiftShuffle(x, w, k, s);
+                return;
+            }
             for (int r = 0; r < regs(k); r++) {
                 vector(x.in(0), r, cur);
                 cb.aload(s);
@@ -2627,6 +2631,57 @@ public final class CodeGen {
                 cb.aload(s);
                 cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                storeVector(x, r);
+            }
+        }
+
+        /**
+         * {@code shflUp}/{@code shflDown} by a delta the same in every lane: the warp's values stored at
+         * {@code [n, 2n)} of scratch, each register loaded back shifted by the delta (never outside the 4n
+         * scratch: the delta is below the warp size), and blended over the lane's own value where the source
+         * lane is in the segment and active ({@link Lanes#shuffleTake}).
+         */
+        private void shiftShuffle(Node x, Warp w, Kind k, int s) {
+            for (int r = 0; r < regs(k); r++) {
+                vector(x.in(0), r, cur);
+                cb.aload(s);
+                cb.loadConstant(n + r * lanes(k));
+                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+            }
+            int take = temp(TypeKind.LONG);
+            int delta = temp(TypeKind.INT);
+            curBits();
+            cb.loadConstant(w.mode());
+            scalar(x.in(1));
+            scalar(x.in(2));
+            cb.loadConstant(warpSize);
+            cb.loadConstant(n);
+            cb.invokestatic(Vec.LANES, "shuffleTake", mt(CD_long, CD_long, CD_int, CD_int, CD_int, CD_int, CD_int));
+            cb.lstore(take);
+            scalar(x.in(1));
+            cb.loadConstant(warpSize - 1);
+            cb.iand();
+            cb.istore(delta);
+            for (int r = 0; r < regs(k); r++) {
+                vector(x.in(0), r, cur);
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(n + r * lanes(k));
+                cb.iload(delta);
+                if (w.mode() == 1) {
+                    cb.isub();
+                } else {
+                    cb.iadd();
+                }
+                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.lload(take);
+                if (r > 0) {
+                    cb.loadConstant(r * lanes(k));
+                    cb.lushr();
+                }
+                cb.invokestatic(Vec.LANES, "maskOf", mt(Vec.MASK, Vec.SPECIES, CD_long));
+                cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
                 storeVector(x, r);
             }
         }

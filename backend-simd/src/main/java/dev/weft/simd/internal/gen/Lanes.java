@@ -383,6 +383,27 @@ public final class Lanes {
         }
     }
 
+    /**
+     * For a shuffle whose lane argument is the same in every lane: the lanes that take their source lane's
+     * value (the source differs from the lane and is active); the others keep their own.
+     */
+    public static long shuffleTake(long active, int mode, int arg, int width, int warpSize, int n) {
+        long take = 0;
+        for (long left = active; left != 0; left &= left - 1) {
+            int lane = Long.numberOfTrailingZeros(left);
+            int src = source(lane, arg, mode, width, warpSize);
+            if (src != lane && src < n && (active >>> src & 1) != 0) {
+                take |= 1L << lane;
+            }
+        }
+        return take;
+    }
+
+    /** The mask of the lanes of {@code bits} (bit 0 = lane 0) in one register of species {@code s}. */
+    public static VectorMask<?> maskOf(VectorSpecies<?> s, long bits) {
+        return VectorMask.fromLong(s, bits);
+    }
+
     private static int source(int lane, int arg, int mode, int width, int warpSize) {
         return switch (mode) {
             case 0 -> WarpLanes.idx(lane, arg, width);

@@ -28,6 +28,16 @@
  * the threads before it completed. Kernels with data races between threads (a thread reading what another
  * writes, without barriers or atomics) have no defined result; the two executors may differ on them.
  *
+ * <p>Atomics run once per active thread in lane order, so threads of a warp on one address are serialised and
+ * no update is lost. The reference executor runs each thread on until it blocks, so a thread doing several
+ * atomics on an address that other threads also update may see a different (equally valid) interleaving in
+ * the old values returned; final counts, extrema and exact sums agree. Warp votes and shuffles are compiled
+ * with a group of exactly one warp, and only where {@link dev.weft.simd.internal.analysis.WarpSync} proves
+ * that the lanes at the operation are the ones the reference executor would find waiting; other kernels with
+ * warp operations are declined. When a kernel with warp operations faults, the thread reported may differ
+ * from the reference's if two warps fault on different sides of a warp operation (both launches fail).
+ * Shared memory and {@code syncThreads()} are not compiled yet: such kernels run on the reference executor.
+ *
  * <h2>Performance notes</h2>
  * Generated methods are excluded from C1 ({@link dev.weft.simd.internal.gen.C1Exclusion}) and must stay under
  * C2's 8000-byte limit; the compiler picks the threads per group from the loops' register pressure

@@ -5,5 +5,7 @@
 module dev.weft.simd {
     requires transitive dev.weft.runtime;
     requires jdk.incubator.vector;
+    requires java.management;
     exports dev.weft.simd.sfu;
+    provides dev.weft.runtime.spi.KernelBackend with dev.weft.simd.internal.SimdBackend;
 }

@@ -35,6 +35,7 @@ public final class Corpus {
         all.addAll(ArithmeticKernels.cases());
         all.addAll(MathKernels.cases());
         all.addAll(IndexingKernels.cases());
+        all.addAll(CtaKernels.cases());
         all.addAll(OutOfScopeKernels.cases());
         Set<String> names = new HashSet<>();
         for (CorpusCase c : all) {

@@ -1,0 +1,152 @@
+package dev.weft.simd.internal;
+
+import dev.weft.Kernel;
+import dev.weft.runtime.spi.CtaProgram;
+import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.ir.Kind;
+import dev.weft.simd.internal.ir.Param;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.SerializedLambda;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds a launch's {@link CtaProgram} from a kernel object: reads its captured values (and the static fields
+ * the kernel reads) and passes them to the generated class's constructor.
+ *
+ * <p>Implementation notes. The reflective work is done once per lambda class: a method handle of type
+ * {@code (Kernel) CtaProgram} that reads the lambda's fields {@code arg$1 ... arg$n} (the JDK's lambda
+ * metafactory names them so) and static fields, and calls the constructor; a launch costs one
+ * {@code invokeExact}. Where the fields cannot be read (a lambda in a named module that does not open its
+ * package to Weft), each launch serializes the kernel to get the captured values, some 30 µs.
+ */
+final class Binder {
+
+    private final MethodHandle direct;
+    private final MethodHandle spread;
+    private final List<Param> params;
+    private final List<MethodHandle> statics;
+
+    private Binder(MethodHandle direct, MethodHandle spread, List<Param> params, List<MethodHandle> statics) {
+        this.direct = direct;
+        this.spread = spread;
+        this.params = params;
+        this.statics = statics;
+    }
+
+    /**
+     * A binder for kernels of {@code kernelClass} whose compiled class has constructor {@code ctor}, taking
+     * {@code params} in order (captured values first, then static fields).
+     */
+    static Binder create(Class<?> kernelClass, SerializedLambda lambda, MethodHandle ctor, List<Param> params, ClassLoader loader) {
+        int captured = lambda.getCapturedArgCount();
+        List<MethodHandle> staticGetters = new ArrayList<>();
+        for (Param p : params) {
+            if (p.isStatic()) {
+                staticGetters.add(staticGetter(p, loader));
+            }
+        }
+        MethodHandle generic = ctor.asType(ctor.type().changeReturnType(CtaProgram.class));
+        try {
+            MethodHandle[] getters = new MethodHandle[params.size()];
+            for (Param p : params) {
+                MethodHandle getter;
+                if (p.isStatic()) {
+                    getter = MethodHandles.dropArguments(staticGetters.get(staticIndex(params, p)), 0, Kernel.class);
+                } else {
+                    Field f = kernelClass.getDeclaredField("arg$" + (p.index() + 1));
+                    if (Modifier.isStatic(f.getModifiers())) {
+                        throw new NoSuchFieldException(f.getName());
+                    }
+                    f.setAccessible(true);
+                    getter = MethodHandles.lookup().unreflectGetter(f);
+                    getter = getter.asType(MethodType.methodType(f.getType(), Kernel.class));
+                }
+                getters[p.index()] = MethodHandles.explicitCastArguments(getter,
+                        MethodType.methodType(generic.type().parameterType(p.index()), Kernel.class));
+            }
+            if (captured != countCaptured(params)) {
+                throw new NoSuchFieldException("captured count");
+            }
+            MethodHandle mh = generic;
+            if (getters.length == 0) {
+                mh = MethodHandles.dropArguments(mh, 0, Kernel.class);
+            } else {
+                mh = MethodHandles.filterArguments(mh, 0, getters);
+                mh = MethodHandles.permuteArguments(mh, MethodType.methodType(CtaProgram.class, Kernel.class), new int[getters.length]);
+            }
+            return new Binder(mh, null, params, staticGetters);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // Fields not readable here: fall back to serializing each kernel object.
+            MethodHandle s = generic.asSpreader(Object[].class, params.size());
+            return new Binder(null, s, params, staticGetters);
+        }
+    }
+
+    private static int countCaptured(List<Param> params) {
+        int n = 0;
+        for (Param p : params) {
+            if (!p.isStatic()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static int staticIndex(List<Param> params, Param p) {
+        int i = 0;
+        for (Param q : params) {
+            if (q == p) {
+                return i;
+            }
+            if (q.isStatic()) {
+                i++;
+            }
+        }
+        throw new IllegalStateException();
+    }
+
+    private static MethodHandle staticGetter(Param p, ClassLoader loader) {
+        try {
+            Class<?> owner = Class.forName(p.staticOwner(), false, loader);
+            Field f = owner.getDeclaredField(p.staticField());
+            f.setAccessible(true);
+            return MethodHandles.lookup().unreflectGetter(f);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new Decline("static field " + p.staticOwner() + "." + p.staticField()
+                    + " read by the kernel is not accessible to Weft (" + e + "): runs on the reference executor");
+        }
+    }
+
+    /** The program for one launch of {@code kernel}. */
+    CtaProgram bind(Kernel kernel) {
+        try {
+            if (direct != null) {
+                return (CtaProgram) direct.invokeExact(kernel);
+            }
+            SerializedLambda l = LambdaSource.serializedLambda(kernel);
+            Object[] args = new Object[params.size()];
+            int s = 0;
+            for (Param p : params) {
+                Object v = p.isStatic() ? statics.get(s++).invoke() : l.getCapturedArg(p.index());
+                if (v instanceof Boolean b && p.kind() == Kind.INT) {
+                    v = b ? 1 : 0;
+                } else if (v instanceof Character c) {
+                    v = (int) c;
+                } else if ((v instanceof Byte || v instanceof Short) && p.kind() == Kind.INT) {
+                    v = ((Number) v).intValue();
+                }
+                args[p.index()] = v;
+            }
+            return (CtaProgram) spread.invoke(args);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("internal error in Weft (please report): binding a compiled kernel: " + t, t);
+        }
+    }
+}

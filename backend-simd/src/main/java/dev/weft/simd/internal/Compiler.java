@@ -1,0 +1,238 @@
+package dev.weft.simd.internal;
+
+import dev.weft.simd.internal.analysis.Cfg;
+import dev.weft.simd.internal.analysis.MaskPlan;
+import dev.weft.simd.internal.analysis.Pressure;
+import dev.weft.simd.internal.analysis.Uniformity;
+import dev.weft.simd.internal.analysis.WarpSync;
+import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.front.Parser;
+import dev.weft.simd.internal.gen.C1Exclusion;
+import dev.weft.simd.internal.gen.CodeGen;
+import dev.weft.simd.internal.gen.HiddenClasses;
+import dev.weft.simd.internal.gen.Lanes;
+import dev.weft.simd.internal.gen.Listing;
+import dev.weft.simd.internal.ir.Block;
+import dev.weft.simd.internal.ir.Graph;
+import dev.weft.simd.internal.ir.Kind;
+import dev.weft.simd.internal.ir.Node;
+import dev.weft.simd.internal.ir.Op;
+import dev.weft.simd.internal.ir.Param;
+import dev.weft.simd.internal.ir.SReg;
+import java.lang.classfile.Attributes;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.MethodModel;
+import java.lang.constant.ClassDesc;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The pipeline: bytecode to IR, control flow and uniformity analyses, masks, code generation, hidden class.
+ * One compilation per implementation method and warp size; see {@link SimdBackend} for the cache.
+ */
+final class Compiler {
+
+    /** Overrides the threads per group, for experiments (a multiple of the 32-bit lanes of a register, at most 64). */
+    static final int GROUP_OVERRIDE = Integer.getInteger("weft.simd.group", 0);
+
+    private static final AtomicInteger SERIAL = new AtomicInteger();
+
+    /**
+     * What a compilation produced, shared by every lambda class with this implementation method.
+     *
+     * @param constructor the generated class's constructor, parameters in {@link #params} order
+     * @param params the kernel's parameters: captured values, then static fields
+     * @param listing the teaching view
+     * @param compileNanos how long the compilation took
+     */
+    record Code(MethodHandle constructor, List<Param> params, String listing, long compileNanos) {
+    }
+
+    private Compiler() {
+    }
+
+    static Code compile(LambdaSource src, int warpSize) {
+        long t0 = System.nanoTime();
+        MethodModel impl = src.implementation();
+        ClassModel cls = src.implClassModel();
+        String simple = src.implClass.substring(src.implClass.lastIndexOf('/') + 1);
+        String name = simple + "." + src.implMethod;
+        Graph g = Parser.parse(name, cls, impl, src.capturedNames(impl), src);
+        long tParse = System.nanoTime();
+        Cfg cfg = new Cfg(g);
+        boolean readsThreadIdx = false;
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                if (n.op == Op.SREG && (n.aux == SReg.TID_X || n.aux == SReg.TID_Y || n.aux == SReg.TID_Z)) {
+                    readsThreadIdx = true;
+                }
+            }
+        }
+        int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : defaultGroup(g, cfg, warpSize);
+        // Warp operations exchange values between the lanes of a warp: the group must be exactly one warp.
+        boolean warpOps = WarpSync.hasWarpOps(g);
+        if (warpOps) {
+            if (warpSize % Lanes.L32 != 0 || warpSize > 32) {
+                throw new Decline("kernel " + name + " uses warp operations, compiled only for warps of a multiple of "
+                        + Lanes.L32 + " threads up to 32; this device's warps have " + warpSize + " (runs on the reference executor)");
+            }
+            group = warpSize;
+            for (Block b : g.blocks) {
+                for (Node n : b.nodes) {
+                    if (n.op == Op.WARP && n.in.size() == 3 && n.in(2).op == Op.CONST) {
+                        int width = ((Number) n.in(2).aux).intValue();
+                        try {
+                            dev.weft.internal.WarpLanes.checkWidth(width, warpSize);
+                        } catch (IllegalArgumentException e) {
+                            throw new Decline("warp shuffle at " + n.site + ": " + e.getMessage()
+                                    + " (runs on the reference executor, which reports it)");
+                        }
+                    }
+                }
+            }
+        }
+        Decline tooLarge = null;
+        for (; group >= Lanes.L32 && (!warpOps || group == warpSize); group /= 2) {
+            boolean withinWarp = group <= warpSize;
+            Uniformity ua = new Uniformity(g, cfg, true, withinWarp);
+            if (warpOps) {
+                List<String> why = new ArrayList<>(WarpSync.check(g, cfg, ua));
+                if (readsThreadIdx) {
+                    why.addAll(WarpSync.check(g, cfg, new Uniformity(g, cfg, false, withinWarp)));
+                }
+                if (!why.isEmpty()) {
+                    throw new Decline(why.stream().distinct().toList());
+                }
+            }
+            MaskPlan pa = new MaskPlan(g, cfg, ua);
+            List<CodeGen.Variant> variants = new ArrayList<>();
+            if (readsThreadIdx) {
+                variants.add(new CodeGen.Variant("line", CodeGen.Layout.LINE, ua, pa));
+            }
+            // Without threadIdx reads the thread coordinates in use (linear id, lane, warp) are the same in every
+            // layout: the variant then serves every CTA shape (dispatching it on rows only would run nothing for
+            // the other shapes).
+            variants.add(new CodeGen.Variant("rowAligned", readsThreadIdx ? CodeGen.Layout.ROWS : CodeGen.Layout.GENERAL, ua, pa));
+            List<Listing.Variant> listed = new ArrayList<>();
+            listed.add(new Listing.Variant("per warp, when a warp lies within one row of the CTA (blockDim.x a multiple of "
+                    + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform", ua, pa));
+            if (readsThreadIdx) {
+                Uniformity ub = new Uniformity(g, cfg, false, withinWarp);
+                MaskPlan pb = new MaskPlan(g, cfg, ub);
+                variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
+                listed.add(new Listing.Variant("per warp, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
+            }
+            CodeGen gen = new CodeGen(g, cfg, warpSize, group);
+            ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
+            long tGen0 = System.nanoTime();
+            byte[] bytes;
+            try {
+                bytes = gen.generate(cd, variants);
+            } catch (IllegalArgumentException e) {
+                // Over the JVM's 64 KiB per method: as too large for the JIT, try smaller groups.
+                tooLarge = new Decline("kernel " + name + " is too large: over 64 KiB of generated code per warp even with "
+                        + group + " threads per group (runs on the reference executor)");
+                continue;
+            }
+            long tGen = System.nanoTime() - tGen0;
+            dump(cd, bytes);
+            int largest = largestMethod(bytes);
+            if (largest > CodeGen.HUGE_METHOD_LIMIT) {
+                tooLarge = new Decline("kernel " + name + " is too large for the JIT: " + largest
+                        + " bytes of generated code per warp (limit " + CodeGen.HUGE_METHOD_LIMIT + ") even with " + group
+                        + " threads per group (runs on the reference executor)");
+                continue;
+            }
+            try {
+                boolean c1Excluded = C1Exclusion.installedNow();
+                long tDefine = System.nanoTime();
+                MethodHandles.Lookup lookup = HiddenClasses.define(bytes);
+                Class<?> hidden = lookup.lookupClass();
+                MethodType ctorType = MethodType.methodType(void.class,
+                        g.params.stream().map(p -> javaType(p.kind())).toArray(Class<?>[]::new));
+                MethodHandle ctor = lookup.findConstructor(hidden, ctorType);
+                tDefine = System.nanoTime() - tDefine;
+                long nanos = System.nanoTime() - t0;
+                String header = "kernel " + name + " compiled by simd in " + String.format("%.1f", nanos / 1e6) + " ms"
+                        + String.format(" (parse %.1f, code generation %.1f, class definition %.1f%s)", (tParse - t0) / 1e6,
+                                tGen / 1e6, tDefine / 1e6, "") + "\n"
+                        + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
+                        + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
+                        + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
+                        + "; JIT: C2 only (C1 excluded" + (c1Excluded ? ")" : " once the directive is installed; without it large kernels may stay slow)");
+                for (CodeGen.Variant v : variants) {
+                    v.u().apply();
+                }
+                String listing = Listing.of(g, cfg, header, listed);
+                return new Code(ctor, List.copyOf(g.params), listing, nanos);
+            } catch (ReflectiveOperationException | LinkageError e) {
+                throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
+                        + " does not load: " + e, e);
+            }
+        }
+        throw tooLarge;
+    }
+
+    /** With -Dweft.simd.dump=DIR, writes each generated class there (for javap). */
+    private static void dump(ClassDesc cd, byte[] bytes) {
+        String dir = System.getProperty("weft.simd.dump");
+        if (dir != null) {
+            try {
+                java.nio.file.Path p = java.nio.file.Path.of(dir, cd.displayName() + ".class");
+                java.nio.file.Files.createDirectories(p.getParent());
+                java.nio.file.Files.write(p, bytes);
+            } catch (java.io.IOException e) {
+                System.err.println("weft: cannot dump " + cd.displayName() + ": " + e);
+            }
+        }
+    }
+
+    /**
+     * Threads per group: a warp (32 threads) where the registers allow, fewer where a loop would keep more
+     * vectors live than 1.5 times the register file (see {@link Pressure}); at least one register.
+     */
+    private static int defaultGroup(Graph g, Cfg cfg, int warpSize) {
+        Uniformity u = new Uniformity(g, cfg, true, 32 <= warpSize);
+        MaskPlan plan = new MaskPlan(g, cfg, u);
+        int perRegister = Pressure.perRegister(cfg, u, plan);
+        int registers = Lanes.IS.vectorBitSize() >= 512 ? 32 : 16;
+        int regs = Math.max(1, 32 / Lanes.L32);
+        while (regs > 1 && perRegister * regs * 2 > registers * 3) {
+            regs /= 2;
+        }
+        return regs * Lanes.L32;
+    }
+
+    private static String sanitize(String s) {
+        return s.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    private static int largestMethod(byte[] bytes) {
+        ClassModel cm = ClassFile.of().parse(bytes);
+        int max = 0;
+        for (MethodModel m : cm.methods()) {
+            int len = m.findAttribute(Attributes.code()).map(c -> c.codeLength()).orElse(0);
+            max = Math.max(max, len);
+        }
+        return max;
+    }
+
+    private static Class<?> javaType(Kind k) {
+        return switch (k) {
+            case INT, BOOL -> int.class;
+            case LONG -> long.class;
+            case FLOAT -> float.class;
+            case DOUBLE -> double.class;
+            case INT_ARRAY -> int[].class;
+            case LONG_ARRAY -> long[].class;
+            case FLOAT_ARRAY -> float[].class;
+            case DOUBLE_ARRAY -> double[].class;
+            default -> throw new IllegalArgumentException(k.toString());
+        };
+    }
+}

@@ -1,0 +1,3099 @@
+package dev.weft.simd.internal.gen;
+
+import static dev.weft.simd.internal.gen.Vec.mt;
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_String;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_double;
+import static java.lang.constant.ConstantDescs.CD_float;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.weft.simd.internal.analysis.Cfg;
+import dev.weft.simd.internal.analysis.MaskPlan;
+import dev.weft.simd.internal.analysis.MaskPlan.EdgeKind;
+import dev.weft.simd.internal.analysis.MaskPlan.Run;
+import dev.weft.simd.internal.analysis.Uniformity;
+import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Block;
+import dev.weft.simd.internal.ir.Cond;
+import dev.weft.simd.internal.ir.Conv;
+import dev.weft.simd.internal.ir.Fn;
+import dev.weft.simd.internal.ir.Graph;
+import dev.weft.simd.internal.ir.Kind;
+import dev.weft.simd.internal.ir.Node;
+import dev.weft.simd.internal.ir.Node.Shape;
+import dev.weft.simd.internal.ir.Op;
+import dev.weft.simd.internal.ir.Param;
+import dev.weft.simd.internal.ir.SReg;
+import dev.weft.simd.internal.ir.Warp;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.Opcode;
+import java.lang.classfile.TypeKind;
+import java.lang.classfile.instruction.OperatorInstruction;
+import java.lang.classfile.instruction.SwitchCase;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.reflect.AccessFlag;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Generates the hidden class that runs a kernel's CTAs: for each group of threads (a warp of 32 threads, or as
+ * many as the vector registers hold), the kernel's blocks in linear order, values as scalars (uniform), bases
+ * (affine) or vector locals (varying), and a mask per block saying which threads run it.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ * <li>A group of {@code N} threads is {@code G} registers of 32-bit lanes, or {@code 2G} of 64-bit lanes; every
+ * varying value has one local per register and every operation is unrolled over them, so the registers'
+ * dependency chains interleave (the latency hiding an SM gets from switching warps).
+ * <li>Masks. Block masks are int-lane masks ({@code G} registers); float, long and double operations use
+ * masks derived from them at the block's start. Which blocks share a mask, and how a block decides to run,
+ * is {@link MaskPlan}'s; how values merge at joins is decided per edge: a copy that cannot be preceded by
+ * another copy into the same phi overwrites the whole register, the others blend under the edge's mask.
+ * <li>Faults. Every access and integer division is checked lane by lane against the current mask. A
+ * faulting lane {@code k} is recorded and removed, with every lane after it, from the masks of the current
+ * block and of the regions enclosing it; lanes before it go on, so that, as in the reference executor,
+ * the fault reported is the first thread's in linear order and the threads before it complete. At the end
+ * of the group the fault is thrown. Residual difference: threads after the faulting one may have executed
+ * part of their code (stores included) before the fault, and those not at the fault site may go on.
+ * <li>Stack maps are computed by the ClassFile API; all locals used across blocks are initialised before the
+ * loop over groups so that every path is verifiable.
+ * </ul>
+ */
+public final class CodeGen {
+
+    /** One CTA-shape variant of the kernel: its analysis and the static method that runs it. */
+    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
+
+        /** Whether threadIdx.y and .z are uniform in a group (and threadIdx.x affine). */
+        public boolean rowAligned() {
+            return layout != Layout.GENERAL;
+        }
+    }
+
+    /** Which CTA shapes a variant serves. */
+    public enum Layout {
+        /** {@code blockDim.y == blockDim.z == 1}: threadIdx.x is the linear id, an induction variable of the group loop. */
+        LINE,
+        /** A group lies within one x-row ({@code blockDim.x} a multiple of the group size). */
+        ROWS,
+        /** Any shape. */
+        GENERAL
+    }
+
+    /** JIT limit: C2 does not compile methods of more bytecode than this (-XX:HugeMethodLimit). */
+    public static final int HUGE_METHOD_LIMIT = 8000;
+
+    private final Graph g;
+    private final Cfg cfg;
+    private final int warpSize;
+    /** Threads per group. */
+    final int n;
+    /** 32-bit registers per group. */
+    final int regs32;
+    /** 64-bit registers per group. */
+    final int regs64;
+    private final int l32 = Lanes.L32;
+    private final int l64 = Lanes.L64;
+    private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
+
+    public CodeGen(Graph g, Cfg cfg, int warpSize, int groupSize) {
+        this.g = g;
+        this.cfg = cfg;
+        this.warpSize = warpSize;
+        this.n = groupSize;
+        this.regs32 = groupSize / Lanes.L32;
+        this.regs64 = groupSize / Lanes.L64;
+        if (regs32 < 1 || groupSize % Lanes.L32 != 0 || groupSize > 64) {
+            throw new IllegalArgumentException("group size " + groupSize + " for " + Lanes.L32 + "-lane registers");
+        }
+    }
+
+    /** Bytecode size of each generated method, after {@link #generate}. */
+    public Map<String, Integer> methodSizes() {
+        return methodSizes;
+    }
+
+    /**
+     * Generates the class.
+     *
+     * @param name the class name (in this package)
+     * @param variants the row-aligned variant first, then optionally the general one
+     * @return the class file
+     */
+    public byte[] generate(ClassDesc name, List<Variant> variants) {
+        List<Param> params = g.params;
+        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
+                ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
+                        .orElse(ClassHierarchyResolver.defaultResolver())));
+        ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
+        ClassDesc[] vtypes = new ClassDesc[ptypes.length + 4];
+        System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);
+        vtypes[ptypes.length] = Vec.CTA;
+        vtypes[ptypes.length + 1] = CD_int;
+        vtypes[ptypes.length + 2] = CD_int;
+        vtypes[ptypes.length + 3] = CD_int;
+        MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
+        return cf.build(name, clb -> {
+            clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
+            clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
+            for (Param p : params) {
+                clb.withField("p" + p.index(), Vec.scalar(p.kind()), ClassFile.ACC_PRIVATE | ClassFile.ACC_FINAL);
+            }
+            clb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, ptypes), ClassFile.ACC_PUBLIC, cb -> {
+                cb.aload(0);
+                cb.invokespecial(CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+                int slot = 1;
+                for (Param p : params) {
+                    cb.aload(0);
+                    cb.loadLocal(Vec.typeKind(p.kind()), slot);
+                    cb.putfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+                    slot += Vec.typeKind(p.kind()).slotSize();
+                }
+                cb.return_();
+            });
+            clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> {
+                cb.aload(1);
+                cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
+                cb.astore(2);
+                cb.aload(2);
+                cb.invokevirtual(Vec.DIM3, "x", mt(CD_int));
+                cb.istore(3);
+                cb.aload(2);
+                cb.invokevirtual(Vec.DIM3, "y", mt(CD_int));
+                cb.istore(4);
+                cb.aload(2);
+                cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
+                cb.istore(5);
+                // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
+                for (Variant v : variants) {
+                    Label next = cb.newLabel();
+                    switch (v.layout()) {
+                        case LINE -> {
+                            cb.iload(4);
+                            cb.iload(5);
+                            cb.imul();
+                            cb.iconst_1();
+                            cb.if_icmpne(next);
+                        }
+                        case ROWS -> {
+                            Label take = cb.newLabel();
+                            cb.iload(3);
+                            cb.loadConstant(n);
+                            cb.irem();
+                            cb.ifeq(take);
+                            cb.iload(4);
+                            cb.iload(5);
+                            cb.imul();
+                            cb.iconst_1();
+                            cb.if_icmpne(next);
+                            cb.labelBinding(take);
+                        }
+                        case GENERAL -> {
+                        }
+                    }
+                    for (Param p : params) {
+                        cb.aload(0);
+                        cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+                    }
+                    cb.aload(1);
+                    cb.iload(3);
+                    cb.iload(4);
+                    cb.iload(5);
+                    cb.invokestatic(name, v.method(), variantType);
+                    cb.return_();
+                    cb.labelBinding(next);
+                }
+                cb.return_();
+            });
+            for (Variant v : variants) {
+                v.u().apply();
+                clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
+                    MethodGen mg = new MethodGen(cb, v);
+                    mg.emit();
+                });
+            }
+        });
+    }
+
+    // =====================================================================================================
+
+    /** Generates one variant's static method. */
+    private final class MethodGen {
+        private final CodeBuilder cb;
+        private final Variant v;
+        private final Uniformity u;
+        private final MaskPlan plan;
+        private int nextSlot;
+        private final List<int[]> vectorInits = new ArrayList<>();
+        private final List<Kind> vectorInitKinds = new ArrayList<>();
+        private final List<int[]> maskInits = new ArrayList<>();
+        private final List<Integer> intInits = new ArrayList<>();
+        private final List<Integer> longInits = new ArrayList<>();
+        private final List<Integer> floatInits = new ArrayList<>();
+        private final List<Integer> doubleInits = new ArrayList<>();
+
+        private final Map<Node, Storage> storage = new IdentityHashMap<>();
+        private final Map<Node, Storage.Vectors> shadow = new IdentityHashMap<>();
+        private final Map<Block, int[]> classSlots = new IdentityHashMap<>();
+        private final Map<Block, int[]> accSlots = new IdentityHashMap<>();
+        private final Map<Block, Integer> flagSlot = new IdentityHashMap<>();
+        private final Map<Cfg.Loop, Integer> abortSlot = new IdentityHashMap<>();
+        private final Map<Block, Set<Block>> killSets = new IdentityHashMap<>();
+        private final Map<Block, EnumMap<Kind, int[]>> derived = new IdentityHashMap<>();
+        private final Map<Block, Label> endLabel = new IdentityHashMap<>();
+        private final Map<Cfg.Loop, Label> topLabel = new IdentityHashMap<>();
+        private final Map<Cfg.Loop, Label> afterLabel = new IdentityHashMap<>();
+        private final EnumMap<SReg, Storage> sregs = new EnumMap<>(SReg.class);
+        private final EnumMap<Kind, Integer> scratch = new EnumMap<>(Kind.class);
+        private final int ctaSlot;
+        private final int bxSlot;
+        private final int bySlot;
+        private final int bzSlot;
+        private int threadsSlot;
+        private int baseSlot;
+        private int faultLaneSlot;
+        private int faultCauseSlot;
+        private int kSlot;
+        private int bitsSlot;
+        private int faultIndexSlot;
+        private int faultLengthSlot;
+        private int[] rowSlots;
+        private Block cur;
+        private final Set<Node> nullChecked = new HashSet<>();
+        /** Values used only in their own block: locals from the pool at definition, released after the last use. */
+        private final Set<Node> deferred = new HashSet<>();
+        /**
+         * Varying float conditions "a < b or NaN" (javac's fcmpg/ifge and kin) used only by their block's branch:
+         * computed as the ordered "a >= b", saving a mask negation, with the branch's targets swapped.
+         */
+        private final Set<Node> inverted = new HashSet<>();
+        /** Lane types whose masks the current node and the rest of the block use. */
+        private EnumSet<Kind> laterKinds = EnumSet.noneOf(Kind.class);
+
+        MethodGen(CodeBuilder cb, Variant v) {
+            this.cb = cb;
+            this.v = v;
+            this.u = v.u();
+            this.plan = v.plan();
+            int slot = 0;
+            for (Param p : g.params) {
+                slot += Vec.typeKind(p.kind()).slotSize();
+            }
+            ctaSlot = slot++;
+            bxSlot = slot++;
+            bySlot = slot++;
+            bzSlot = slot++;
+            nextSlot = slot;
+        }
+
+        private int local(TypeKind t) {
+            int s = nextSlot;
+            nextSlot += t.slotSize();
+            return s;
+        }
+
+        // Locals of values and temporaries that live within one block are recycled, which keeps local indices
+        // small (one-byte loads and stores: less bytecode under the JIT's 8000-byte limit).
+        private final Map<TypeKind, java.util.ArrayDeque<Integer>> free = new EnumMap<>(TypeKind.class);
+        private final List<int[]> heldTemps = new ArrayList<>();
+
+        /** A local for the current node or terminator only, released after it. */
+        private int temp(TypeKind t) {
+            java.util.ArrayDeque<Integer> pool = free.get(t);
+            int s = pool != null && !pool.isEmpty() ? pool.pop() : local(t);
+            heldTemps.add(new int[] {s, t.ordinal()});
+            return s;
+        }
+
+        private int[] tempMasks(int count) {
+            int[] s = new int[count];
+            for (int i = 0; i < count; i++) {
+                s[i] = temp(TypeKind.REFERENCE);
+            }
+            return s;
+        }
+
+        private void releaseTemps() {
+            for (int[] h : heldTemps) {
+                free.computeIfAbsent(TypeKind.values()[h[1]], k -> new java.util.ArrayDeque<>()).push(h[0]);
+            }
+            heldTemps.clear();
+        }
+
+        /** Gives the block-local value's locals back to the pool. */
+        private void release(Node x) {
+            Storage st = storage.get(x);
+            switch (st) {
+                case Storage.Scalar sc -> freeSlot(sc.slot(), Vec.typeKind(sc.kind()));
+                case Storage.Affine a -> freeSlot(((Storage.Scalar) a.base()).slot(), TypeKind.INT);
+                case Storage.Vectors vs -> {
+                    for (int sl : vs.slots()) {
+                        freeSlot(sl, TypeKind.REFERENCE);
+                    }
+                }
+                case Storage.Masks ms -> {
+                    for (int sl : ms.slots()) {
+                        freeSlot(sl, TypeKind.REFERENCE);
+                    }
+                }
+                case null, default -> {
+                }
+            }
+        }
+
+        private void freeSlot(int slot, TypeKind t) {
+            free.computeIfAbsent(t, k -> new java.util.ArrayDeque<>()).push(slot);
+        }
+
+        /** Allocates the locals of a block-local value from the pool. */
+        private Storage allocateLocal(Node x) {
+            TypeKind t = x.kind == Kind.VOID ? null : (x.shape == Shape.VARYING ? TypeKind.REFERENCE
+                    : x.shape == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind));
+            if (t == null) {
+                return null;
+            }
+            java.util.function.IntSupplier one = () -> {
+                java.util.ArrayDeque<Integer> pool = free.get(t);
+                return pool != null && !pool.isEmpty() ? pool.pop() : local(t);
+            };
+            return switch (x.shape) {
+                case UNIFORM -> new Storage.Scalar(one.getAsInt(), x.kind);
+                case AFFINE -> new Storage.Affine(new Storage.Scalar(one.getAsInt(), Kind.INT), x.stride);
+                case VARYING -> {
+                    int count = x.kind == Kind.BOOL ? regs(x.in(0).kind) : regs(x.kind);
+                    int[] sl = new int[count];
+                    for (int i = 0; i < count; i++) {
+                        sl[i] = one.getAsInt();
+                    }
+                    yield x.kind == Kind.BOOL ? new Storage.Masks(sl, x.in(0).kind) : new Storage.Vectors(sl, x.kind);
+                }
+            };
+        }
+
+        private int[] vectors(Kind k, boolean init) {
+            int[] s = new int[regs(k)];
+            for (int i = 0; i < s.length; i++) {
+                s[i] = local(TypeKind.REFERENCE);
+            }
+            if (init) {
+                vectorInits.add(s);
+                vectorInitKinds.add(k);
+            }
+            return s;
+        }
+
+        private int[] masks(int count, boolean init) {
+            int[] s = new int[count];
+            for (int i = 0; i < s.length; i++) {
+                s[i] = local(TypeKind.REFERENCE);
+            }
+            if (init) {
+                maskInits.add(s);
+            }
+            return s;
+        }
+
+        private int scalarLocal(Kind k, boolean init) {
+            TypeKind t = Vec.typeKind(k);
+            int s = local(t);
+            if (init) {
+                switch (t) {
+                    case INT -> intInits.add(s);
+                    case LONG -> longInits.add(s);
+                    case FLOAT -> floatInits.add(s);
+                    case DOUBLE -> doubleInits.add(s);
+                    default -> throw new IllegalStateException("init of " + k);
+                }
+            }
+            return s;
+        }
+
+        private int regs(Kind k) {
+            return k.isWide() ? regs64 : regs32;
+        }
+
+        private int lanes(Kind k) {
+            return k.isWide() ? l64 : l32;
+        }
+
+        // ---- planning ---------------------------------------------------------------------------
+
+        private void allocate() {
+            threadsSlot = local(TypeKind.INT);
+            baseSlot = local(TypeKind.INT);
+            faultLaneSlot = local(TypeKind.INT);
+            faultCauseSlot = local(TypeKind.REFERENCE);
+            kSlot = local(TypeKind.INT);
+            bitsSlot = local(TypeKind.LONG);
+            faultIndexSlot = local(TypeKind.INT);
+            faultLengthSlot = local(TypeKind.INT);
+            // Special registers used by the kernel.
+            EnumSet<SReg> used = EnumSet.noneOf(SReg.class);
+            for (Block b : g.blocks) {
+                for (Node x : b.nodes) {
+                    if (x.op == Op.SREG) {
+                        used.add((SReg) x.aux);
+                    }
+                }
+            }
+            for (SReg r : used) {
+                sregs.put(r, sregStorage(r));
+            }
+            Set<Node> crossBlock = crossBlockValues();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    storage.put(x, allocateValue(x, true));
+                }
+                for (Node x : b.nodes) {
+                    boolean special = x.op == Op.CONST || x.op == Op.UNDEF || x.op == Op.PARAM || x.op == Op.SREG;
+                    if (!special && !crossBlock.contains(x)) {
+                        deferred.add(x);
+                    } else {
+                        storage.put(x, allocateValue(x, crossBlock.contains(x)));
+                    }
+                }
+            }
+            // Shadows: values used outside a divergent loop that defines them.
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    useCheck(x, b);
+                }
+                for (Node x : b.nodes) {
+                    useCheck(x, b);
+                }
+                if (b.cond != null && u.crossesDivergentLoop(b.cond, b)) {
+                    needShadow(b.cond);
+                }
+            }
+            Map<Node, Integer> uses = new IdentityHashMap<>();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+                }
+                for (Node x : b.nodes) {
+                    x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+                }
+                if (b.cond != null) {
+                    uses.merge(b.cond, 1, Integer::sum);
+                }
+            }
+            for (Block b : g.blocks) {
+                Node c = b.cond;
+                if (b.exit == Block.Exit.IF && c != null && c.op == Op.TEST && c.block == b && c.isVarying()
+                        && uses.get(c) == 1 && !shadow.containsKey(c) && b.succs.get(0) != b.succs.get(1)) {
+                    Cond cd = (Cond) c.aux;
+                    Kind k = c.in(0).kind;
+                    if ((k == Kind.FLOAT || k == Kind.DOUBLE) && cd.unordered() && cd.pred() != Cond.Pred.EQ
+                            && cd.pred() != Cond.Pred.NE) {
+                        inverted.add(c);
+                    }
+                }
+            }
+            // Masks and flags.
+            for (Block b : cfg.order) {
+                Run r = plan.run.get(b);
+                switch (r) {
+                    case ENTRY -> classSlots.put(b, masks(regs32, true));
+                    case MASK -> {
+                        classSlots.put(b, masks(regs32, true));
+                        accSlots.put(b, masks(regs32, true));
+                    }
+                    case FLAG, REGION -> flagSlot.put(b, scalarLocal(Kind.INT, true));
+                    case NONE -> {
+                    }
+                }
+                endLabel.put(b, cb.newLabel());
+            }
+            for (Cfg.Loop l : cfg.loops) {
+                topLabel.put(l, cb.newLabel());
+                afterLabel.put(l, cb.newLabel());
+                if (plan.run.get(l.header) == Run.FLAG) {
+                    abortSlot.put(l, scalarLocal(Kind.INT, true));
+                }
+            }
+            // Kill sets: the block's own mask and those of the regions it lies in.
+            for (Block b : cfg.order) {
+                Set<Block> ks = new HashSet<>();
+                ks.add(plan.maskOf.get(b));
+                killSets.put(b, ks);
+            }
+            for (Block j : cfg.order) {
+                if (plan.run.get(j) == Run.REGION) {
+                    Block d = cfg.idom.get(j);
+                    int from = cfg.position.get(d);
+                    int to = cfg.position.get(j);
+                    for (int i = from; i < to; i++) {
+                        killSets.get(cfg.order.get(i)).add(plan.maskOf.get(j));
+                    }
+                }
+            }
+            // Masks of other lane types, per block.
+            for (Block b : cfg.order) {
+                EnumSet<Kind> kinds = derivedKindsNeeded(b);
+                EnumMap<Kind, int[]> m = new EnumMap<>(Kind.class);
+                for (Kind k : kinds) {
+                    m.put(k, masks(regs(k), true));
+                }
+                derived.put(b, m);
+            }
+        }
+
+        private void useCheck(Node x, Block b) {
+            for (int i = 0; i < x.in.size(); i++) {
+                Node op = x.in(i);
+                Block useBlock = x.op == Op.PHI ? b.preds.get(i) : b;
+                if (u.crossesDivergentLoop(op, useBlock)) {
+                    needShadow(op);
+                }
+            }
+        }
+
+        private void needShadow(Node x) {
+            if (!shadow.containsKey(x)) {
+                Kind k = x.kind == Kind.BOOL ? Kind.INT : x.kind;
+                if (x.kind == Kind.BOOL) {
+                    throw new Decline("condition at " + x.site + " used after the divergent loop computing it: not compiled");
+                }
+                shadow.put(x, new Storage.Vectors(vectors(k, true), k));
+            }
+        }
+
+        private EnumSet<Kind> derivedKindsNeeded(Block b) {
+            return kindsNeeded(b.nodes, b.phis);
+        }
+
+        private EnumSet<Kind> kindsNeeded(List<Node> nodes, List<Node> phis) {
+            EnumSet<Kind> ks = EnumSet.noneOf(Kind.class);
+            for (Node x : phis) {
+                if (shadow.containsKey(x)) {
+                    ks.add(shadow.get(x).kind());
+                }
+            }
+            for (Node x : nodes) {
+                if (shadow.containsKey(x)) {
+                    ks.add(shadow.get(x).kind());
+                }
+                if (!x.isVarying() && x.op != Op.STORE) {
+                    continue;
+                }
+                switch (x.op) {
+                    case LOAD -> ks.add(x.kind);
+                    case STORE -> ks.add(x.in(2).kind);
+                    case DIV, REM -> {
+                        if (x.kind == Kind.INT || x.kind == Kind.LONG) {
+                            ks.add(x.kind);
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+            ks.remove(Kind.INT);
+            ks.remove(Kind.BOOL);
+            return ks;
+        }
+
+        private Set<Node> crossBlockValues() {
+            Set<Node> s = new HashSet<>();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    for (Node op : x.in) {
+                        s.add(op);
+                    }
+                }
+                for (Node x : b.nodes) {
+                    for (Node op : x.in) {
+                        if (op.block != b) {
+                            s.add(op);
+                        }
+                    }
+                }
+                if (b.cond != null && b.cond.block != b) {
+                    s.add(b.cond);
+                }
+            }
+            return s;
+        }
+
+        private Storage allocateValue(Node x, boolean cross) {
+            switch (x.op) {
+                case CONST:
+                    return new Storage.Const(x.aux, x.kind);
+                case UNDEF:
+                    return new Storage.Const(zero(x.kind), x.kind);
+                case PARAM: {
+                    if (x.kind == Kind.CONTEXT) {
+                        return new Storage.Const(0, Kind.INT);
+                    }
+                    Param p = (Param) x.aux;
+                    int slot = 0;
+                    for (Param q : g.params) {
+                        if (q == p) {
+                            break;
+                        }
+                        slot += Vec.typeKind(q.kind()).slotSize();
+                    }
+                    return new Storage.Scalar(slot, x.kind);
+                }
+                case SREG:
+                    return sregs.get((SReg) x.aux);
+                default:
+                    break;
+            }
+            if (x.kind == Kind.VOID) {
+                return null;
+            }
+            boolean init = cross || x.op == Op.PHI;
+            return switch (x.shape) {
+                case UNIFORM -> new Storage.Scalar(scalarLocal(x.kind, init), x.kind);
+                case AFFINE -> new Storage.Affine(new Storage.Scalar(scalarLocal(Kind.INT, init), Kind.INT), x.stride);
+                case VARYING -> x.kind == Kind.BOOL
+                        ? new Storage.Masks(masks(regs(x.in(0).kind), true), x.in(0).kind)
+                        : new Storage.Vectors(vectors(x.kind, init), x.kind);
+            };
+        }
+
+        /**
+         * In the row-aligned variant, the group's first thread's (x, y, z), stepped group by group: a group never
+         * crosses a row, so x advances by the group size and wraps into y and z (no division per group).
+         */
+        private int[] rowSlots() {
+            if (rowSlots == null) {
+                rowSlots = new int[] {local(TypeKind.INT), local(TypeKind.INT), local(TypeKind.INT)};
+            }
+            return rowSlots;
+        }
+
+        private Storage sregStorage(SReg r) {
+            boolean aligned = v.rowAligned();
+            boolean withinWarp = n <= warpSize;
+            return switch (r) {
+                case CTAID_X, CTAID_Y, CTAID_Z, NCTAID_X, NCTAID_Y, NCTAID_Z -> new Storage.Scalar(local(TypeKind.INT), Kind.INT);
+                case NTID_X -> new Storage.Scalar(bxSlot, Kind.INT);
+                case NTID_Y -> new Storage.Scalar(bySlot, Kind.INT);
+                case NTID_Z -> new Storage.Scalar(bzSlot, Kind.INT);
+                case WARP_SIZE -> new Storage.Const(warpSize, Kind.INT);
+                case LINEAR_TID -> new Storage.Affine(new Storage.Scalar(baseSlot, Kind.INT), 1);
+                case TID_X -> v.layout() == Layout.LINE ? new Storage.Affine(new Storage.Scalar(baseSlot, Kind.INT), 1)
+                        : aligned ? new Storage.Affine(new Storage.Scalar(rowSlots()[0], Kind.INT), 1)
+                        : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
+                case TID_Y -> v.layout() == Layout.LINE ? new Storage.Const(0, Kind.INT)
+                        : aligned ? new Storage.Scalar(rowSlots()[1], Kind.INT)
+                        : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
+                case TID_Z -> v.layout() == Layout.LINE ? new Storage.Const(0, Kind.INT)
+                        : aligned ? new Storage.Scalar(rowSlots()[2], Kind.INT)
+                        : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
+                case LANE_ID -> withinWarp ? new Storage.Affine(new Storage.Scalar(local(TypeKind.INT), Kind.INT), 1)
+                        : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
+                case WARP_ID -> withinWarp ? new Storage.Scalar(local(TypeKind.INT), Kind.INT)
+                        : new Storage.Vectors(vectors(Kind.INT, false), Kind.INT);
+            };
+        }
+
+        private Object zero(Kind k) {
+            return switch (k) {
+                case LONG -> 0L;
+                case FLOAT -> 0f;
+                case DOUBLE -> 0.0;
+                default -> 0;
+            };
+        }
+
+        // ---- method ---------------------------------------------------------------------------
+
+        void emit() {
+            allocate();
+            // CTA prologue.
+            cb.iload(bxSlot);
+            cb.iload(bySlot);
+            cb.imul();
+            cb.iload(bzSlot);
+            cb.imul();
+            cb.istore(threadsSlot);
+            for (Map.Entry<SReg, Storage> e : sregs.entrySet()) {
+                String getter = switch (e.getKey()) {
+                    case CTAID_X -> "blockIdxX";
+                    case CTAID_Y -> "blockIdxY";
+                    case CTAID_Z -> "blockIdxZ";
+                    default -> null;
+                };
+                if (getter != null) {
+                    cb.aload(ctaSlot);
+                    cb.invokevirtual(Vec.CTA, getter, mt(CD_int));
+                    cb.istore(((Storage.Scalar) e.getValue()).slot());
+                }
+                String dim = switch (e.getKey()) {
+                    case NCTAID_X -> "x";
+                    case NCTAID_Y -> "y";
+                    case NCTAID_Z -> "z";
+                    default -> null;
+                };
+                if (dim != null) {
+                    cb.aload(ctaSlot);
+                    cb.invokevirtual(Vec.CTA, "gridDim", mt(Vec.DIM3));
+                    cb.invokevirtual(Vec.DIM3, dim, mt(CD_int));
+                    cb.istore(((Storage.Scalar) e.getValue()).slot());
+                }
+            }
+            // Scratch arrays (gather maps, scatter values, per-lane calls): one small allocation per CTA, per
+            // kind the kernel needs.
+            for (Kind k : scratchKinds()) {
+                int s = local(TypeKind.REFERENCE);
+                scratch.put(k, s);
+                cb.loadConstant(n * 4);
+                cb.newarray(Vec.typeKind(k));
+                cb.astore(s);
+            }
+            cb.iconst_m1();
+            cb.istore(faultLaneSlot);
+            cb.aconst_null();
+            cb.astore(faultCauseSlot);
+            cb.iconst_0();
+            cb.istore(kSlot);
+            cb.iconst_0();
+            cb.istore(faultIndexSlot);
+            cb.iconst_0();
+            cb.istore(faultLengthSlot);
+            cb.lconst_0();
+            cb.lstore(bitsSlot);
+            initLocals();
+            if (rowSlots != null) {
+                for (int sl : rowSlots) {
+                    cb.iconst_0();
+                    cb.istore(sl);
+                }
+            }
+            cb.iconst_0();
+            cb.istore(baseSlot);
+            Label group = cb.newLabel();
+            Label exit = cb.newLabel();
+            cb.labelBinding(group);
+            cb.iload(baseSlot);
+            cb.iload(threadsSlot);
+            cb.if_icmpge(exit);
+            // No cancellation check per group: a CTA is at most 1024 threads, and the runtime checks between
+            // CTAs (the reference executor checks once per round, which for a barrier-free kernel is the CTA).
+            groupPrologue();
+            for (Block b : cfg.order) {
+                block(b);
+            }
+            // A fault recorded in this group fails the CTA; later groups never run, as in the reference.
+            Label ok = cb.newLabel();
+            cb.iload(faultLaneSlot);
+            cb.iflt(ok);
+            cb.iload(baseSlot);
+            cb.iload(faultLaneSlot);
+            cb.iadd();
+            cb.iload(bxSlot);
+            cb.iload(bySlot);
+            cb.aload(faultCauseSlot);
+            cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
+            cb.athrow();
+            cb.labelBinding(ok);
+            if (rowSlots != null) {
+                Label stepped = cb.newLabel();
+                cb.iinc(rowSlots[0], n);
+                cb.iload(rowSlots[0]);
+                cb.iload(bxSlot);
+                cb.if_icmplt(stepped);
+                cb.iload(rowSlots[0]);
+                cb.iload(bxSlot);
+                cb.isub();
+                cb.istore(rowSlots[0]);
+                cb.iinc(rowSlots[1], 1);
+                cb.iload(rowSlots[1]);
+                cb.iload(bySlot);
+                cb.if_icmplt(stepped);
+                cb.iconst_0();
+                cb.istore(rowSlots[1]);
+                cb.iinc(rowSlots[2], 1);
+                cb.labelBinding(stepped);
+            }
+            cb.iinc(baseSlot, n);
+            cb.goto_(group);
+            cb.labelBinding(exit);
+            cb.return_();
+        }
+
+        /** The kinds of scratch array the code of this variant uses. */
+        private EnumSet<Kind> scratchKinds() {
+            EnumSet<Kind> ks = EnumSet.noneOf(Kind.class);
+            for (Block b : g.blocks) {
+                cur = b;
+                for (Node x : b.nodes) {
+                    switch (x.op) {
+                        case LOAD -> {
+                            if (x.isVarying() && !contiguous(x.in(1))) {
+                                ks.add(Kind.INT);
+                            }
+                        }
+                        case STORE -> {
+                            Shape is = shapeAt(x.in(1), b);
+                            if (is == Shape.UNIFORM && shapeAt(x.in(2), b) != Shape.UNIFORM) {
+                                ks.add(x.in(2).kind);
+                            } else if (is != Shape.UNIFORM && !contiguous(x.in(1))) {
+                                ks.add(Kind.INT);
+                                ks.add(x.in(2).kind);
+                            }
+                        }
+                        case ATOMIC -> {
+                            ks.add(Kind.INT);
+                            ks.add(x.kind);
+                        }
+                        case WARP -> {
+                            if (!((Warp) x.aux).isVote()) {
+                                ks.add(Kind.INT);
+                                ks.add(x.kind);
+                            }
+                        }
+                        case CALL, REM -> {
+                            if (x.isVarying() && (x.op == Op.REM ? x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE
+                                    : ((Fn) x.aux).lowering() == Fn.Lowering.PER_LANE)) {
+                                ks.add(x.kind);
+                                for (Node a : x.in) {
+                                    ks.add(a.kind);
+                                }
+                            }
+                        }
+                        default -> {
+                        }
+                    }
+                }
+            }
+            cur = null;
+            ks.remove(Kind.BOOL);
+            return ks;
+        }
+
+        private void initLocals() {
+            for (int s : intInits) {
+                cb.iconst_0();
+                cb.istore(s);
+            }
+            for (int s : longInits) {
+                cb.lconst_0();
+                cb.lstore(s);
+            }
+            for (int s : floatInits) {
+                cb.fconst_0();
+                cb.fstore(s);
+            }
+            for (int s : doubleInits) {
+                cb.dconst_0();
+                cb.dstore(s);
+            }
+            Map<Kind, List<int[]>> byKind = new EnumMap<>(Kind.class);
+            for (int i = 0; i < vectorInits.size(); i++) {
+                byKind.computeIfAbsent(vectorInitKinds.get(i), k -> new ArrayList<>()).add(vectorInits.get(i));
+            }
+            for (Map.Entry<Kind, List<int[]>> e : byKind.entrySet()) {
+                Kind k = e.getKey();
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.invokestatic(Vec.vector(k), "zero", mt(Vec.vector(k), Vec.SPECIES));
+                for (int[] slots : e.getValue()) {
+                    for (int s : slots) {
+                        cb.dup();
+                        cb.astore(s);
+                    }
+                }
+                cb.pop();
+            }
+            // Masks are typed by lane kind only at run time; an int-lane "none" serves every init.
+            if (!maskInits.isEmpty()) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iconst_0();
+                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                for (int[] slots : maskInits) {
+                    for (int s : slots) {
+                        cb.dup();
+                        cb.astore(s);
+                    }
+                }
+                cb.pop();
+            }
+            // Derived masks hold other lane types: give them a value of their own type, one per type.
+            EnumMap<Kind, List<Integer>> derivedByKind = new EnumMap<>(Kind.class);
+            for (EnumMap<Kind, int[]> m : derived.values()) {
+                for (Map.Entry<Kind, int[]> d : m.entrySet()) {
+                    for (int s : d.getValue()) {
+                        derivedByKind.computeIfAbsent(d.getKey(), k -> new ArrayList<>()).add(s);
+                    }
+                }
+            }
+            for (Map.Entry<Kind, List<Integer>> e : derivedByKind.entrySet()) {
+                cb.getstatic(Vec.LANES, Vec.species(e.getKey()), Vec.SPECIES);
+                cb.iconst_0();
+                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                for (int s : e.getValue()) {
+                    cb.dup();
+                    cb.astore(s);
+                }
+                cb.pop();
+            }
+        }
+
+        private void groupPrologue() {
+            // Entry mask: the threads of this group that exist (a partial warp at the CTA's end).
+            int[] entry = classSlots.get(g.entry());
+            Label partial = cb.newLabel();
+            Label entryDone = cb.newLabel();
+            cb.iload(threadsSlot);
+            cb.iload(baseSlot);
+            cb.isub();
+            cb.loadConstant(n);
+            cb.if_icmplt(partial);
+            allTrueInto(entry);
+            cb.goto_(entryDone);
+            cb.labelBinding(partial);
+            for (int r = 0; r < regs32; r++) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iload(baseSlot);
+                cb.loadConstant(r * l32);
+                cb.iadd();
+                cb.iload(threadsSlot);
+                cb.invokeinterface(Vec.SPECIES, "indexInRange", mt(Vec.MASK, CD_int, CD_int));
+                cb.astore(entry[r]);
+            }
+            cb.labelBinding(entryDone);
+            for (Map.Entry<SReg, Storage> e : sregs.entrySet()) {
+                Storage st = e.getValue();
+                switch (e.getKey()) {
+                    case TID_X -> {
+                        if (st instanceof Storage.Vectors) {
+                            int[] s = ((Storage.Vectors) st).slots();
+                            for (int r = 0; r < regs32; r++) {
+                                cb.iload(baseSlot);
+                                cb.loadConstant(r);
+                                cb.iload(bxSlot);
+                                cb.invokestatic(Vec.LANES, "tidX", mt(Vec.INT_VECTOR, CD_int, CD_int, CD_int));
+                                cb.astore(s[r]);
+                            }
+                        }
+                    }
+                    case TID_Y, TID_Z -> {
+                        boolean y = e.getKey() == SReg.TID_Y;
+                        if (st instanceof Storage.Vectors) {
+                            int[] s = ((Storage.Vectors) st).slots();
+                            for (int r = 0; r < regs32; r++) {
+                                cb.iload(baseSlot);
+                                cb.loadConstant(r);
+                                cb.iload(bxSlot);
+                                cb.iload(bySlot);
+                                cb.invokestatic(Vec.LANES, y ? "tidY" : "tidZ", mt(Vec.INT_VECTOR, CD_int, CD_int, CD_int, CD_int));
+                                cb.astore(s[r]);
+                            }
+                        }
+                    }
+                    case LANE_ID -> {
+                        if (st instanceof Storage.Affine a) {
+                            cb.iload(baseSlot);
+                            cb.loadConstant(warpSize - 1);
+                            cb.iand();
+                            cb.istore(((Storage.Scalar) a.base()).slot());
+                        } else {
+                            int[] s = ((Storage.Vectors) st).slots();
+                            for (int r = 0; r < regs32; r++) {
+                                linearVector(r);
+                                cb.getstatic(Vec.OPERATORS, "AND", Vec.operatorType("AND"));
+                                cb.loadConstant(warpSize - 1);
+                                cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), CD_int));
+                                cb.astore(s[r]);
+                            }
+                        }
+                    }
+                    case WARP_ID -> {
+                        if (st instanceof Storage.Scalar sc) {
+                            cb.iload(baseSlot);
+                            cb.loadConstant(warpSize);
+                            cb.idiv();
+                            cb.istore(sc.slot());
+                        } else {
+                            int[] s = ((Storage.Vectors) st).slots();
+                            for (int r = 0; r < regs32; r++) {
+                                linearVector(r);
+                                cb.getstatic(Vec.OPERATORS, "ASHR", Vec.operatorType("ASHR"));
+                                cb.loadConstant(Integer.numberOfTrailingZeros(warpSize));
+                                cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), CD_int));
+                                cb.astore(s[r]);
+                            }
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+
+        private ClassDesc binaryType() {
+            return ClassDesc.of("jdk.incubator.vector.VectorOperators$Binary");
+        }
+
+        private ClassDesc unaryType() {
+            return ClassDesc.of("jdk.incubator.vector.VectorOperators$Unary");
+        }
+
+        private ClassDesc ternaryType() {
+            return ClassDesc.of("jdk.incubator.vector.VectorOperators$Ternary");
+        }
+
+        private ClassDesc comparisonType() {
+            return ClassDesc.of("jdk.incubator.vector.VectorOperators$Comparison");
+        }
+
+        private ClassDesc conversionType() {
+            return ClassDesc.of("jdk.incubator.vector.VectorOperators$Conversion");
+        }
+
+        private ClassDesc testType() {
+            return ClassDesc.of("jdk.incubator.vector.VectorOperators$Test");
+        }
+
+        /** Pushes the linear thread ids of register {@code r} of the group. */
+        private void linearVector(int r) {
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.iload(baseSlot);
+            cb.loadConstant(r * l32);
+            cb.iadd();
+            cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
+            cb.iconst_1();
+            cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
+        }
+
+        // ---- blocks -----------------------------------------------------------------------------
+
+        private void block(Block b) {
+            cur = b;
+            nullChecked.clear();
+            Run run = plan.run.get(b);
+            if (run == Run.NONE) {
+                cb.labelBinding(endLabel.get(b));
+                loopEnds(b);
+                return;
+            }
+            Cfg.Loop loop = cfg.loopOfHeader.get(b);
+            Label end = endLabel.get(b);
+            if (loop != null) {
+                Label after = afterLabel.get(loop);
+                // Enter the loop only if some thread arrived; its back edge tests again.
+                if (run == Run.MASK) {
+                    anyMask(accSlots.get(b));
+                    cb.ifeq(after);
+                } else {
+                    cb.iload(flagSlot.get(b));
+                    cb.ifeq(after);
+                    Integer abort = abortSlot.get(loop);
+                    if (abort != null) {
+                        cb.iconst_0();
+                        cb.istore(abort);
+                    }
+                }
+                cb.labelBinding(topLabel.get(loop));
+            } else if (run == Run.MASK) {
+                anyMask(accSlots.get(b));
+                cb.ifeq(end);
+            } else if (run == Run.FLAG || run == Run.REGION) {
+                cb.iload(flagSlot.get(b));
+                cb.ifeq(end);
+            }
+            if (run == Run.MASK) {
+                int[] c = classSlots.get(b);
+                int[] a = accSlots.get(b);
+                for (int r = 0; r < regs32; r++) {
+                    cb.aload(a[r]);
+                    cb.astore(c[r]);
+                }
+                noneInto(a);
+            } else if (run == Run.FLAG || run == Run.REGION) {
+                cb.iconst_0();
+                cb.istore(flagSlot.get(b));
+            }
+            for (Block j : plan.regionJoins.getOrDefault(b, List.of())) {
+                cb.iconst_1();
+                cb.istore(flagSlot.get(j));
+            }
+            materializeDerived(b);
+            for (Node x : b.phis) {
+                writeShadow(x);
+            }
+            Map<Node, Integer> last = new IdentityHashMap<>();
+            for (int i = 0; i < b.nodes.size(); i++) {
+                Node x = b.nodes.get(i);
+                if (deferred.contains(x)) {
+                    last.put(x, i);
+                }
+                for (Node o : x.in) {
+                    if (deferred.contains(o) && o.block == b) {
+                        last.put(o, i);
+                    }
+                }
+            }
+            if (b.cond != null && deferred.contains(b.cond)) {
+                last.put(b.cond, b.nodes.size());
+            }
+            List<List<Node>> dying = new ArrayList<>();
+            for (int i = 0; i <= b.nodes.size(); i++) {
+                dying.add(new ArrayList<>());
+            }
+            last.forEach((x, i) -> dying.get(i).add(x));
+            for (int i = 0; i < b.nodes.size(); i++) {
+                Node x = b.nodes.get(i);
+                laterKinds = kindsNeeded(b.nodes.subList(i, b.nodes.size()), List.of());
+                if (deferred.contains(x)) {
+                    storage.put(x, allocateLocal(x));
+                }
+                node(x);
+                writeShadow(x);
+                releaseTemps();
+                for (Node dead : dying.get(i)) {
+                    release(dead);
+                }
+            }
+            terminator(b);
+            releaseTemps();
+            for (Node dead : dying.get(b.nodes.size())) {
+                release(dead);
+            }
+            if (!handlers.isEmpty()) {
+                cb.goto_(endLabel.get(b));
+                emitHandlers();
+            }
+            cb.labelBinding(end);
+            loopEnds(b);
+        }
+
+        /** After the last block of loops: the jumps back to their headers, innermost first. */
+        private void loopEnds(Block b) {
+            List<Cfg.Loop> ending = new ArrayList<>();
+            for (Cfg.Loop l : cfg.loops) {
+                if (l.last == b) {
+                    ending.add(l);
+                }
+            }
+            ending.sort((x, y) -> Integer.compare(y.depth, x.depth));
+            for (Cfg.Loop l : ending) {
+                Block h = l.header;
+                if (plan.run.get(h) == Run.MASK) {
+                    anyMask(accSlots.get(h));
+                    cb.ifne(topLabel.get(l));
+                } else {
+                    Label after = afterLabel.get(l);
+                    Integer abort = abortSlot.get(l);
+                    cb.iload(flagSlot.get(h));
+                    cb.ifeq(after);
+                    if (abort != null) {
+                        Label reset = cb.newLabel();
+                        cb.iload(abort);
+                        cb.ifne(reset);
+                        cb.goto_(topLabel.get(l));
+                        cb.labelBinding(reset);
+                        cb.iconst_0();
+                        cb.istore(flagSlot.get(h));
+                    } else {
+                        cb.goto_(topLabel.get(l));
+                    }
+                }
+                cb.labelBinding(afterLabel.get(l));
+            }
+        }
+
+        private void allTrueInto(int[] slots) {
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.iconst_1();
+            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            for (int i = 0; i < slots.length; i++) {
+                if (i < slots.length - 1) {
+                    cb.dup();
+                }
+                cb.astore(slots[i]);
+            }
+        }
+
+        private void noneInto(int[] slots) {
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.iconst_0();
+            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            for (int i = 0; i < slots.length; i++) {
+                if (i < slots.length - 1) {
+                    cb.dup();
+                }
+                cb.astore(slots[i]);
+            }
+        }
+
+        /** Pushes 1 if any lane of the masks is set, else 0. */
+        private void anyMask(int[] slots) {
+            cb.aload(slots[0]);
+            for (int r = 1; r < slots.length; r++) {
+                cb.aload(slots[r]);
+                cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+            }
+            cb.invokevirtual(Vec.MASK, "anyTrue", mt(CD_boolean));
+        }
+
+        /** The int-lane mask locals of the current block. */
+        private int[] curMask() {
+            return classSlots.get(plan.maskOf.get(cur));
+        }
+
+        /** Pushes register {@code r} of the current block's mask for lanes of kind {@code k}. */
+        private void curMask(Kind k, int r) {
+            if (k == Kind.INT || k == Kind.BOOL) {
+                cb.aload(curMask()[r]);
+            } else {
+                cb.aload(derived.get(cur).get(k)[r]);
+            }
+        }
+
+        private void materializeDerived(Block b) {
+            for (Map.Entry<Kind, int[]> e : derived.get(b).entrySet()) {
+                deriveMasks(curMask(), e.getKey(), e.getValue());
+            }
+        }
+
+        /** Stores into {@code out} the masks for lanes of {@code k} equivalent to int-lane masks {@code in}. */
+        private void deriveMasks(int[] in, Kind k, int[] out) {
+            for (int r = 0; r < regs(k); r++) {
+                pushDerived(in, k, r);
+                cb.astore(out[r]);
+            }
+        }
+
+        /** Pushes register {@code r} of the lanes-of-{@code k} form of int-lane masks {@code in}. */
+        private void pushDerived(int[] in, Kind k, int r) {
+            switch (k) {
+                case INT, BOOL -> cb.aload(in[r]);
+                case FLOAT -> {
+                    cb.aload(in[r]);
+                    cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
+                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                }
+                case LONG, DOUBLE -> {
+                    cb.aload(in[r / 2]);
+                    cb.invokestatic(Vec.LANES, r % 2 == 0 ? "wideLo" : "wideHi", mt(Vec.MASK, Vec.MASK));
+                    if (k == Kind.DOUBLE) {
+                        cb.getstatic(Vec.LANES, "DS", Vec.SPECIES);
+                        cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                    }
+                }
+                default -> throw new IllegalStateException(k.toString());
+            }
+        }
+
+        /** Pushes the lanes of masks (registers of kind k) as bits of a long, lane i of the group at bit i. */
+        private void bits(int[] slots, Kind k) {
+            int lanes = lanes(k);
+            for (int r = 0; r < slots.length; r++) {
+                cb.aload(slots[r]);
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                if (r > 0) {
+                    cb.loadConstant(r * lanes);
+                    cb.lshl();
+                    cb.lor();
+                }
+            }
+        }
+
+        private void curBits() {
+            bits(curMask(), Kind.INT);
+        }
+
+        // ---- values -----------------------------------------------------------------------------
+
+        private Storage at(Node x, Block use) {
+            Storage.Vectors sh = shadow.get(x);
+            if (sh != null && u.crossesDivergentLoop(x, use)) {
+                return sh;
+            }
+            return storage.get(x);
+        }
+
+        private Shape shapeAt(Node x, Block use) {
+            return u.shapeAt(x, use);
+        }
+
+        /** Pushes the uniform scalar value of {@code x}. */
+        private void scalar(Node x) {
+            Storage st = storage.get(x);
+            switch (st) {
+                case Storage.Scalar s -> cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
+                case Storage.Const c -> constant(c.value(), c.kind());
+                default -> throw new IllegalStateException("not a scalar: " + x + " " + st);
+            }
+        }
+
+        private void constant(Object value, Kind k) {
+            switch (k) {
+                case INT, BOOL -> cb.loadConstant(((Number) value).intValue());
+                case LONG -> cb.loadConstant(((Number) value).longValue());
+                case FLOAT -> cb.loadConstant(((Number) value).floatValue());
+                case DOUBLE -> cb.loadConstant(((Number) value).doubleValue());
+                default -> cb.aconst_null();
+            }
+        }
+
+        /** Pushes the base of an affine value (or the value of a uniform one). */
+        private void base(Node x, Block use) {
+            Storage st = at(x, use);
+            switch (st) {
+                case Storage.Affine a -> pushStorageScalar(a.base());
+                case Storage.Scalar s -> cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
+                case Storage.Const c -> constant(c.value(), c.kind());
+                default -> throw new IllegalStateException("no base: " + x);
+            }
+        }
+
+        private void pushStorageScalar(Storage s) {
+            switch (s) {
+                case Storage.Scalar sc -> cb.loadLocal(Vec.typeKind(sc.kind()), sc.slot());
+                case Storage.Const c -> constant(c.value(), c.kind());
+                default -> throw new IllegalStateException(s.toString());
+            }
+        }
+
+        /** Pushes register {@code r} of {@code x} as a vector of its kind, seen from block {@code use}. */
+        private void vector(Node x, int r, Block use) {
+            Storage st = at(x, use);
+            Kind k = x.kind;
+            switch (st) {
+                case Storage.Vectors vs -> cb.aload(vs.slots()[r]);
+                case Storage.Scalar s -> {
+                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                    cb.loadLocal(Vec.typeKind(k), s.slot());
+                    cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+                }
+                case Storage.Const c -> {
+                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                    constant(c.value(), k);
+                    cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+                }
+                case Storage.Affine a -> {
+                    cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                    pushStorageScalar(a.base());
+                    if (r != 0) {
+                        cb.loadConstant(r * l32 * a.stride());
+                        cb.iadd();
+                    }
+                    cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
+                    cb.loadConstant(a.stride());
+                    cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
+                }
+                case Storage.Masks m -> throw new IllegalStateException("mask used as a vector: " + x);
+            }
+        }
+
+        private void storeVector(Node x, int r) {
+            cb.astore(((Storage.Vectors) storage.get(x)).slots()[r]);
+        }
+
+        private void storeScalar(Node x) {
+            Storage.Scalar s = (Storage.Scalar) storage.get(x);
+            cb.storeLocal(Vec.typeKind(s.kind()), s.slot());
+        }
+
+        private void storeBase(Node x) {
+            Storage.Affine a = (Storage.Affine) storage.get(x);
+            cb.istore(((Storage.Scalar) a.base()).slot());
+        }
+
+        private void writeShadow(Node x) {
+            Storage.Vectors sh = shadow.get(x);
+            if (sh == null) {
+                return;
+            }
+            Kind k = sh.kind();
+            for (int r = 0; r < regs(k); r++) {
+                cb.aload(sh.slots()[r]);
+                vector(x, r, x.block);
+                curMask(k, r);
+                cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
+                cb.astore(sh.slots()[r]);
+            }
+        }
+
+        // ---- nodes ------------------------------------------------------------------------------
+
+        private void node(Node x) {
+            switch (x.op) {
+                case CONST, PARAM, UNDEF, SREG, PHI -> {
+                    return;
+                }
+                case STORE -> {
+                    store(x);
+                    return;
+                }
+                case ATOMIC -> {
+                    atomic(x);
+                    return;
+                }
+                case WARP -> {
+                    warp(x);
+                    return;
+                }
+                default -> {
+                }
+            }
+            switch (x.shape) {
+                case UNIFORM -> uniformNode(x);
+                case AFFINE -> affineNode(x);
+                case VARYING -> varyingNode(x);
+            }
+        }
+
+        // ---- uniform ----
+
+        private void uniformNode(Node x) {
+            switch (x.op) {
+                case ADD, SUB, MUL, AND, OR, XOR, SHL, SHR, USHR -> {
+                    // Affine operands may cancel ((t + 1) - t): bases then combine exactly as the values.
+                    base(x.in(0), cur);
+                    base(x.in(1), cur);
+                    scalarBinary(x.op, x.kind);
+                    storeScalar(x);
+                }
+                case DIV, REM -> {
+                    if (x.kind == Kind.INT || x.kind == Kind.LONG) {
+                        scalar(x.in(1));
+                        if (x.kind == Kind.LONG) {
+                            cb.lconst_0();
+                            cb.lcmp();
+                        }
+                        cb.ifeq(handler(Shared.DIVIDE_BY_ZERO));
+                        base(x.in(0), cur);
+                        scalar(x.in(1));
+                        scalarBinary(x.op, x.kind);
+                        storeScalar(x);
+                    } else {
+                        scalar(x.in(0));
+                        scalar(x.in(1));
+                        scalarBinary(x.op, x.kind);
+                        storeScalar(x);
+                    }
+                }
+                case NEG -> {
+                    scalar(x.in(0));
+                    switch (x.kind) {
+                        case INT -> cb.ineg();
+                        case LONG -> cb.lneg();
+                        case FLOAT -> cb.fneg();
+                        default -> cb.dneg();
+                    }
+                    storeScalar(x);
+                }
+                case CONV -> {
+                    scalar(x.in(0));
+                    scalarConv((Conv) x.aux);
+                    storeScalar(x);
+                }
+                case CMP -> {
+                    scalar(x.in(0));
+                    scalar(x.in(1));
+                    cmp(x.in(0).kind, (Boolean) x.aux);
+                    storeScalar(x);
+                }
+                case TEST -> {
+                    Label t = cb.newLabel();
+                    Label done = cb.newLabel();
+                    scalarTestJump(x, t);
+                    cb.iconst_0();
+                    cb.goto_(done);
+                    cb.labelBinding(t);
+                    cb.iconst_1();
+                    cb.labelBinding(done);
+                    storeScalar(x);
+                }
+                case LOAD -> uniformLoad(x);
+                case LENGTH -> {
+                    nullCheck(x.in(0), null);
+                    scalar(x.in(0));
+                    cb.arraylength();
+                    storeScalar(x);
+                }
+                case CALL -> {
+                    Fn fn = (Fn) x.aux;
+                    for (Node a : x.in) {
+                        scalar(a);
+                        if (fn.viaDouble()) {
+                            cb.f2d();
+                        }
+                    }
+                    cb.invokestatic(ClassDesc.ofInternalName(fn.owner()), fn.name(), MethodTypeDesc.ofDescriptor(fn.descriptor()));
+                    if (fn.viaDouble()) {
+                        cb.d2f();
+                    }
+                    storeScalar(x);
+                }
+                default -> throw new IllegalStateException("uniform " + x);
+            }
+        }
+
+        private void scalarBinary(Op op, Kind k) {
+            TypeKind t = Vec.typeKind(k);
+            switch (op) {
+                case ADD -> arith(t, Opcode.IADD, Opcode.LADD, Opcode.FADD, Opcode.DADD);
+                case SUB -> arith(t, Opcode.ISUB, Opcode.LSUB, Opcode.FSUB, Opcode.DSUB);
+                case MUL -> arith(t, Opcode.IMUL, Opcode.LMUL, Opcode.FMUL, Opcode.DMUL);
+                case DIV -> arith(t, Opcode.IDIV, Opcode.LDIV, Opcode.FDIV, Opcode.DDIV);
+                case REM -> arith(t, Opcode.IREM, Opcode.LREM, Opcode.FREM, Opcode.DREM);
+                case AND -> {
+                    if (k == Kind.LONG) {
+                        cb.land();
+                    } else {
+                        cb.iand();
+                    }
+                }
+                case OR -> {
+                    if (k == Kind.LONG) {
+                        cb.lor();
+                    } else {
+                        cb.ior();
+                    }
+                }
+                case XOR -> {
+                    if (k == Kind.LONG) {
+                        cb.lxor();
+                    } else {
+                        cb.ixor();
+                    }
+                }
+                case SHL -> {
+                    if (k == Kind.LONG) {
+                        cb.lshl();
+                    } else {
+                        cb.ishl();
+                    }
+                }
+                case SHR -> {
+                    if (k == Kind.LONG) {
+                        cb.lshr();
+                    } else {
+                        cb.ishr();
+                    }
+                }
+                case USHR -> {
+                    if (k == Kind.LONG) {
+                        cb.lushr();
+                    } else {
+                        cb.iushr();
+                    }
+                }
+                default -> throw new IllegalStateException(op.toString());
+            }
+        }
+
+        private void arith(TypeKind t, Opcode i, Opcode l, Opcode f, Opcode d) {
+            Opcode o = switch (t) {
+                case INT -> i;
+                case LONG -> l;
+                case FLOAT -> f;
+                default -> d;
+            };
+            cb.with(OperatorInstruction.of(o));
+        }
+
+        private void scalarConv(Conv c) {
+            switch (c) {
+                case I2L -> cb.i2l();
+                case I2F -> cb.i2f();
+                case I2D -> cb.i2d();
+                case L2I -> cb.l2i();
+                case L2F -> cb.l2f();
+                case L2D -> cb.l2d();
+                case F2I -> cb.f2i();
+                case F2L -> cb.f2l();
+                case F2D -> cb.f2d();
+                case D2I -> cb.d2i();
+                case D2L -> cb.d2l();
+                case D2F -> cb.d2f();
+                case I2B -> cb.i2b();
+                case I2C -> cb.i2c();
+                case I2S -> cb.i2s();
+            }
+        }
+
+        private void cmp(Kind k, boolean nanIsOne) {
+            switch (k) {
+                case LONG -> cb.lcmp();
+                case FLOAT -> {
+                    if (nanIsOne) {
+                        cb.fcmpg();
+                    } else {
+                        cb.fcmpl();
+                    }
+                }
+                case DOUBLE -> {
+                    if (nanIsOne) {
+                        cb.dcmpg();
+                    } else {
+                        cb.dcmpl();
+                    }
+                }
+                default -> throw new IllegalStateException(k.toString());
+            }
+        }
+
+        /** Jumps to {@code t} if the uniform condition {@code x} holds. */
+        private void scalarTestJump(Node x, Label t) {
+            Cond c = (Cond) x.aux;
+            Node a = x.in(0);
+            Node b = x.in(1);
+            Kind k = a.kind;
+            scalar(a);
+            scalar(b);
+            if (k == Kind.INT || k == Kind.BOOL) {
+                switch (c.pred()) {
+                    case EQ -> cb.if_icmpeq(t);
+                    case NE -> cb.if_icmpne(t);
+                    case LT -> cb.if_icmplt(t);
+                    case GE -> cb.if_icmpge(t);
+                    case GT -> cb.if_icmpgt(t);
+                    case LE -> cb.if_icmple(t);
+                }
+                return;
+            }
+            if (k == Kind.LONG) {
+                cb.lcmp();
+            } else {
+                // NaN must make "cmp pred 0" equal c.unordered(): -1 satisfies LT/LE/NE, 1 satisfies GT/GE/NE.
+                boolean nanIsOne = switch (c.pred()) {
+                    case LT, LE -> !c.unordered();
+                    case GT, GE -> c.unordered();
+                    default -> false;
+                };
+                cmp(k, nanIsOne);
+            }
+            switch (c.pred()) {
+                case EQ -> cb.ifeq(t);
+                case NE -> cb.ifne(t);
+                case LT -> cb.iflt(t);
+                case GE -> cb.ifge(t);
+                case GT -> cb.ifgt(t);
+                case LE -> cb.ifle(t);
+            }
+        }
+
+        /** A fault of every active thread (a uniform operation failed): the first active one is recorded. */
+        /** Faults every active thread of the block shares, each handled once per block after its terminator. */
+        private enum Shared { NULL_ARRAY, OUT_OF_BOUNDS, DIVIDE_BY_ZERO }
+
+        private final EnumMap<Shared, Label> handlers = new EnumMap<>(Shared.class);
+
+        /** The label of the current block's handler for a uniform fault; the handler is emitted at block end. */
+        private Label handler(Shared kind) {
+            return handlers.computeIfAbsent(kind, k -> cb.newLabel());
+        }
+
+        /**
+         * The current block's shared fault handlers: every active thread faulted, the first one is recorded, and
+         * nothing of the block is left to run. {@code OUT_OF_BOUNDS} reads the index and length its sites stored.
+         */
+        private void emitHandlers() {
+            for (Map.Entry<Shared, Label> e : handlers.entrySet()) {
+                cb.labelBinding(e.getValue());
+                switch (e.getKey()) {
+                    case NULL_ARRAY -> uniformFault(() -> pushNpe("Cannot access an array element or length because the array is null"));
+                    case OUT_OF_BOUNDS -> uniformFault(() -> {
+                        cb.iload(faultIndexSlot);
+                        cb.iload(faultLengthSlot);
+                        cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+                    });
+                    case DIVIDE_BY_ZERO -> uniformFault(() -> cb.invokestatic(Vec.LANES, "divideByZero",
+                            mt(ClassDesc.of("java.lang.ArithmeticException"))));
+                }
+                cb.goto_(endLabel.get(cur));
+            }
+            handlers.clear();
+        }
+
+        /** Jumps to the shared out-of-bounds handler with the index and the array's length. */
+        private void toOutOfBounds(Node idx, Node arr) {
+            scalar(idx);
+            cb.istore(faultIndexSlot);
+            scalar(arr);
+            cb.arraylength();
+            cb.istore(faultLengthSlot);
+            cb.goto_(handler(Shared.OUT_OF_BOUNDS));
+        }
+
+        private void uniformFault(Runnable cause) {
+            Label none = cb.newLabel();
+            curBits();
+            cb.dup2();
+            cb.lstore(bitsSlot);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(none);
+            cb.lload(bitsSlot);
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.istore(kSlot);
+            cause.run();
+            cb.astore(faultCauseSlot);
+            kill(false);
+            // Every thread running this block faulted: nothing of it is left to run.
+            cb.goto_(endLabel.get(cur));
+            cb.labelBinding(none);
+        }
+
+        /**
+         * Records the fault of lane {@code kSlot} (cause in {@code faultCauseSlot}) and removes it and every later
+         * lane from the masks of this block and of the regions enclosing it.
+         */
+        private void kill() {
+            kill(true);
+        }
+
+        /** As {@link #kill()}; {@code continues}: whether the block goes on (its derived masks must follow). */
+        private void kill(boolean continues) {
+            cb.iload(kSlot);
+            cb.istore(faultLaneSlot);
+            for (Block m : killSets.get(cur)) {
+                int[] c = classSlots.get(m);
+                for (int r = 0; r < regs32; r++) {
+                    cb.aload(c[r]);
+                    cb.loadConstant(r);
+                    cb.iload(kSlot);
+                    cb.invokestatic(Vec.LANES, "keepBelow", mt(Vec.MASK, Vec.MASK, CD_int, CD_int));
+                    cb.astore(c[r]);
+                }
+            }
+            if (continues) {
+                // Only the lane types the rest of the block still masks with.
+                for (Map.Entry<Kind, int[]> e : derived.get(cur).entrySet()) {
+                    if (laterKinds.contains(e.getKey())) {
+                        deriveMasks(curMask(), e.getKey(), e.getValue());
+                    }
+                }
+            }
+            // A uniform loop whose threads all faulted stops at its back edge.
+            List<Integer> aborts = new ArrayList<>();
+            Block m = plan.maskOf.get(cur);
+            for (Cfg.Loop l = cfg.loopOf(cur); l != null; l = l.parent) {
+                if (plan.run.get(l.header) != Run.FLAG || plan.maskOf.get(l.header) != m) {
+                    break;
+                }
+                aborts.add(abortSlot.get(l));
+            }
+            if (!aborts.isEmpty()) {
+                Label alive = cb.newLabel();
+                anyMask(curMask());
+                cb.ifne(alive);
+                for (int s : aborts) {
+                    cb.iconst_1();
+                    cb.istore(s);
+                }
+                cb.labelBinding(alive);
+            }
+        }
+
+        /**
+         * Jumps to the block's null-array handler if the array is null; no code when an earlier access of this
+         * block already checked it: had it been null, every thread of the block would have faulted there.
+         */
+        private void nullCheck(Node arr, Label unused) {
+            if (nullChecked.add(arr)) {
+                scalar(arr);
+                cb.ifnull(handler(Shared.NULL_ARRAY));
+            }
+        }
+
+        private void pushNpe(String what) {
+            cb.loadConstant(what);
+            cb.invokestatic(Vec.LANES, "nullArray", mt(ClassDesc.of("java.lang.NullPointerException"), CD_String));
+        }
+
+        private void uniformLoad(Node x) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            Kind ek = x.kind;
+            Label oob = cb.newLabel();
+            Label ok = cb.newLabel();
+            nullCheck(arr, null);
+            // One unsigned comparison: negative indices are above any length.
+            scalar(idx);
+            scalar(arr);
+            cb.arraylength();
+            cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
+            cb.iflt(ok);
+            toOutOfBounds(idx, arr);
+            cb.labelBinding(ok);
+            scalar(arr);
+            scalar(idx);
+            cb.arrayLoad(Vec.typeKind(ek));
+            storeScalar(x);
+        }
+
+        // ---- affine ----
+
+        private void affineNode(Node x) {
+            Block b = cur;
+            switch (x.op) {
+                case ADD, SUB -> {
+                    base(x.in(0), b);
+                    base(x.in(1), b);
+                    if (x.op == Op.ADD) {
+                        cb.iadd();
+                    } else {
+                        cb.isub();
+                    }
+                }
+                case NEG -> {
+                    base(x.in(0), b);
+                    cb.ineg();
+                }
+                case MUL -> {
+                    base(x.in(0), b);
+                    base(x.in(1), b);
+                    cb.imul();
+                }
+                case SHL -> {
+                    base(x.in(0), b);
+                    base(x.in(1), b);
+                    cb.ishl();
+                }
+                default -> throw new IllegalStateException("affine " + x);
+            }
+            storeBase(x);
+        }
+
+        // ---- varying ----
+
+        private void varyingNode(Node x) {
+            Block b = cur;
+            switch (x.op) {
+                case ADD, SUB, MUL, AND, OR, XOR, SHL, SHR, USHR -> {
+                    if ((x.op == Op.SHL || x.op == Op.SHR || x.op == Op.USHR) && x.kind == Kind.LONG) {
+                        longShift(x);
+                        return;
+                    }
+                    String op = switch (x.op) {
+                        case ADD -> "ADD";
+                        case SUB -> "SUB";
+                        case MUL -> "MUL";
+                        case AND -> "AND";
+                        case OR -> "OR";
+                        case XOR -> "XOR";
+                        case SHL -> "LSHL";
+                        case SHR -> "ASHR";
+                        default -> "LSHR";
+                    };
+                    for (int r = 0; r < regs(x.kind); r++) {
+                        binary(x.kind, op, x.in(0), x.in(1), r);
+                        storeVector(x, r);
+                    }
+                }
+                case DIV, REM -> divide(x);
+                case NEG -> {
+                    for (int r = 0; r < regs(x.kind); r++) {
+                        unary(x.kind, "NEG", x.in(0), r);
+                        storeVector(x, r);
+                    }
+                }
+                case CONV -> convert(x);
+                case TEST -> test(x);
+                case LOAD -> load(x);
+                case CALL -> call(x);
+                case CMP -> throw new Decline("comparison result used as a number at " + x.site + ": not compiled");
+                default -> throw new IllegalStateException("varying " + x);
+            }
+        }
+
+        private void binary(Kind k, String op, Node a, Node bb, int r) {
+            boolean commutes = switch (op) {
+                case "ADD", "MUL", "MIN", "MAX", "AND", "OR", "XOR" -> true;
+                default -> false;
+            };
+            if (commutes && shapeAt(a, cur) == Shape.UNIFORM && shapeAt(bb, cur) != Shape.UNIFORM) {
+                Node t = a;
+                a = bb;
+                bb = t;
+            }
+            vector(a, r, cur);
+            cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+            if (shapeAt(bb, cur) == Shape.UNIFORM && bb.kind == k) {
+                // The scalar form: no broadcast in the bytecode (C2 broadcasts once, hoisted).
+                scalar(bb);
+                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.scalar(k)));
+            } else {
+                vector(bb, r, cur);
+                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
+            }
+        }
+
+        private void unary(Kind k, String op, Node a, int r) {
+            vector(a, r, cur);
+            cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+            cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), unaryType()));
+        }
+
+        private void longShift(Node x) {
+            String op = x.op == Op.SHL ? "LSHL" : x.op == Op.SHR ? "ASHR" : "LSHR";
+            Node amount = x.in(1);
+            boolean uniformAmount = shapeAt(amount, cur) == Shape.UNIFORM;
+            for (int r = 0; r < regs64; r++) {
+                vector(x.in(0), r, cur);
+                cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+                if (uniformAmount) {
+                    scalar(amount);
+                    cb.i2l();
+                    cb.invokevirtual(Vec.LONG_VECTOR, "lanewise", mt(Vec.LONG_VECTOR, binaryType(), CD_long));
+                } else {
+                    vector(amount, r / 2, cur);
+                    widen(Kind.INT, Kind.LONG, "I2L", r % 2);
+                    cb.invokevirtual(Vec.LONG_VECTOR, "lanewise", mt(Vec.LONG_VECTOR, binaryType(), Vec.VECTOR));
+                }
+                storeVector(x, r);
+            }
+        }
+
+        /** Converts the 32-bit-lane vector on the stack to half {@code part} of it in 64-bit lanes. */
+        private void widen(Kind from, Kind to, String conv, int part) {
+            cb.getstatic(Vec.OPERATORS, conv, Vec.operatorType(conv));
+            cb.getstatic(Vec.LANES, Vec.species(to), Vec.SPECIES);
+            cb.loadConstant(part);
+            cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, conversionType(), Vec.SPECIES, CD_int));
+            cb.checkcast(Vec.vector(to));
+        }
+
+        private void divide(Node x) {
+            Kind k = x.kind;
+            Node a = x.in(0);
+            Node d = x.in(1);
+            if (k == Kind.FLOAT || k == Kind.DOUBLE) {
+                if (x.op == Op.DIV) {
+                    for (int r = 0; r < regs(k); r++) {
+                        binary(k, "DIV", a, d, r);
+                        storeVector(x, r);
+                    }
+                } else {
+                    perLane(x, Vec.LANES, k == Kind.FLOAT ? "frem" : "drem",
+                            k == Kind.FLOAT ? mt(CD_float, CD_float, CD_float) : mt(CD_double, CD_double, CD_double), false);
+                }
+                return;
+            }
+            // Integer division: a zero divisor in an active lane faults that lane.
+            if (shapeAt(d, cur) == Shape.UNIFORM) {
+                scalar(d);
+                if (k == Kind.LONG) {
+                    cb.lconst_0();
+                    cb.lcmp();
+                }
+                cb.ifeq(handler(Shared.DIVIDE_BY_ZERO));
+            } else {
+                Label ok = cb.newLabel();
+                int[] zeroMask = new int[regs(k)];
+                for (int r = 0; r < regs(k); r++) {
+                    zeroMask[r] = temp(TypeKind.REFERENCE);
+                    vector(d, r, cur);
+                    cb.getstatic(Vec.OPERATORS, "EQ", Vec.operatorType("EQ"));
+                    constant(zero(k), k);
+                    cb.invokevirtual(Vec.vector(k), "compare", mt(Vec.MASK, comparisonType(), Vec.scalar(k)));
+                    curMask(k, r);
+                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                    cb.astore(zeroMask[r]);
+                }
+                bits(zeroMask, k);
+                cb.dup2();
+                cb.lstore(bitsSlot);
+                cb.lconst_0();
+                cb.lcmp();
+                cb.ifeq(ok);
+                cb.lload(bitsSlot);
+                cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+                cb.istore(kSlot);
+                cb.invokestatic(Vec.LANES, "divideByZero", mt(ClassDesc.of("java.lang.ArithmeticException")));
+                cb.astore(faultCauseSlot);
+                kill();
+                cb.labelBinding(ok);
+            }
+            for (int r = 0; r < regs(k); r++) {
+                vector(a, r, cur);
+                // Inactive lanes divide by one.
+                vector(d, r, cur);
+                constant(k == Kind.LONG ? (Object) 1L : (Object) 1, k);
+                curMask(k, r);
+                cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+                cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.scalar(k), Vec.MASK));
+                cb.invokestatic(Vec.LANES, x.op == Op.DIV ? "div" : "rem", mt(Vec.vector(k), Vec.vector(k), Vec.vector(k)));
+                storeVector(x, r);
+            }
+        }
+
+        private void convert(Node x) {
+            Conv c = (Conv) x.aux;
+            Node a = x.in(0);
+            switch (c) {
+                case I2F, F2I, L2D, D2L -> {
+                    for (int r = 0; r < regs(c.to); r++) {
+                        vector(a, r, cur);
+                        cb.getstatic(Vec.OPERATORS, c.name(), Vec.operatorType(c.name()));
+                        cb.iconst_0();
+                        cb.invokevirtual(Vec.VECTOR, "convert", mt(Vec.VECTOR, conversionType(), CD_int));
+                        cb.checkcast(Vec.vector(c.to));
+                        storeVector(x, r);
+                    }
+                }
+                case I2L, I2D, F2L, F2D -> {
+                    for (int r = 0; r < regs64; r++) {
+                        vector(a, r / 2, cur);
+                        widen(c.from, c.to, c.name(), r % 2);
+                        storeVector(x, r);
+                    }
+                }
+                case L2I, L2F, D2I, D2F -> {
+                    for (int r = 0; r < regs32; r++) {
+                        for (int half = 0; half < 2; half++) {
+                            vector(a, 2 * r + half, cur);
+                            cb.getstatic(Vec.OPERATORS, c.name(), Vec.operatorType(c.name()));
+                            cb.getstatic(Vec.LANES, Vec.species(c.to), Vec.SPECIES);
+                            cb.loadConstant(-half);
+                            cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, conversionType(), Vec.SPECIES, CD_int));
+                            cb.checkcast(Vec.vector(c.to));
+                            if (c.to == Kind.FLOAT) {
+                                cb.invokevirtual(Vec.FLOAT_VECTOR, "reinterpretAsInts", mt(Vec.INT_VECTOR));
+                            }
+                        }
+                        int tmp = temp(TypeKind.REFERENCE);
+                        cb.astore(tmp);
+                        cb.getstatic(Vec.OPERATORS, "OR", Vec.operatorType("OR"));
+                        cb.aload(tmp);
+                        cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), Vec.VECTOR));
+                        if (c.to == Kind.FLOAT) {
+                            cb.invokevirtual(Vec.INT_VECTOR, "reinterpretAsFloats", mt(Vec.FLOAT_VECTOR));
+                        }
+                        storeVector(x, r);
+                    }
+                }
+                case I2B, I2S -> {
+                    int sh = c == Conv.I2B ? 24 : 16;
+                    for (int r = 0; r < regs32; r++) {
+                        vector(a, r, cur);
+                        cb.getstatic(Vec.OPERATORS, "LSHL", Vec.operatorType("LSHL"));
+                        cb.loadConstant(sh);
+                        cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), CD_int));
+                        cb.getstatic(Vec.OPERATORS, "ASHR", Vec.operatorType("ASHR"));
+                        cb.loadConstant(sh);
+                        cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), CD_int));
+                        storeVector(x, r);
+                    }
+                }
+                case I2C -> {
+                    for (int r = 0; r < regs32; r++) {
+                        vector(a, r, cur);
+                        cb.getstatic(Vec.OPERATORS, "AND", Vec.operatorType("AND"));
+                        cb.loadConstant(0xFFFF);
+                        cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), CD_int));
+                        storeVector(x, r);
+                    }
+                }
+            }
+        }
+
+        private void test(Node x) {
+            Cond c = (Cond) x.aux;
+            Node a = x.in(0);
+            Node b = x.in(1);
+            Kind k = a.kind == Kind.BOOL ? Kind.INT : a.kind;
+            boolean fp = k == Kind.FLOAT || k == Kind.DOUBLE;
+            Storage.Masks out = (Storage.Masks) storage.get(x);
+            if (affineBound(x, c, a, b, out)) {
+                return;
+            }
+            for (int r = 0; r < regs(k); r++) {
+                boolean javaDefault = c.pred() == Cond.Pred.NE;
+                if (inverted.contains(x)) {
+                    compare(k, c.pred().negate(), a, b, r);
+                } else if (!fp || c.unordered() == javaDefault) {
+                    compare(k, c.pred(), a, b, r);
+                } else if (c.unordered() && c.pred() != Cond.Pred.EQ) {
+                    // (a < b) or unordered == !(a >= b)
+                    compare(k, c.pred().negate(), a, b, r);
+                    cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+                } else if (c.unordered()) {
+                    compare(k, Cond.Pred.EQ, a, b, r);
+                    nanTest(k, a, r);
+                    cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+                    nanTest(k, b, r);
+                    cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+                } else {
+                    // != but false for NaN
+                    compare(k, Cond.Pred.NE, a, b, r);
+                    nanTest(k, a, r);
+                    cb.invokevirtual(Vec.MASK, "andNot", mt(Vec.MASK, Vec.MASK));
+                    nanTest(k, b, r);
+                    cb.invokevirtual(Vec.MASK, "andNot", mt(Vec.MASK, Vec.MASK));
+                }
+                cb.astore(out.slots()[r]);
+            }
+        }
+
+        /**
+         * {@code base + lane < u} and kin (the bounds guard of almost every kernel) as
+         * {@code indexInRange(0, u - base)} per register: a scalar test and a constant mask when the whole
+         * register is in range, instead of building the index vector and comparing. The limit is computed in long
+         * and clamped, so it is exact where the int subtraction would overflow.
+         */
+        private boolean affineBound(Node x, Cond c, Node a, Node b, Storage.Masks out) {
+            Cond.Pred p = c.pred();
+            if (a.kind != Kind.INT || p == Cond.Pred.EQ || p == Cond.Pred.NE) {
+                return false;
+            }
+            Node aff = a;
+            Node uni = b;
+            if (shapeAt(a, cur) == Shape.UNIFORM && shapeAt(b, cur) == Shape.AFFINE) {
+                aff = b;
+                uni = a;
+                p = p.swap();
+            }
+            if (shapeAt(aff, cur) != Shape.AFFINE || aff.stride != 1 || shapeAt(uni, cur) != Shape.UNIFORM) {
+                return false;
+            }
+            // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
+            boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
+            int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+            int limit = temp(TypeKind.INT);
+            scalar(uni);
+            cb.i2l();
+            base(aff, cur);
+            cb.i2l();
+            cb.lsub();
+            cb.loadConstant((long) extra);
+            cb.ladd();
+            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+            cb.istore(limit);
+            Label partial = cb.newLabel();
+            Label done = cb.newLabel();
+            cb.iload(limit);
+            cb.loadConstant(n);
+            cb.if_icmplt(partial);
+            // Every lane of the group is below the bound.
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.loadConstant(negate ? 0 : 1);
+            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            for (int r = 0; r < regs32; r++) {
+                if (r < regs32 - 1) {
+                    cb.dup();
+                }
+                cb.astore(out.slots()[r]);
+            }
+            cb.goto_(done);
+            cb.labelBinding(partial);
+            for (int r = 0; r < regs32; r++) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.loadConstant(r * l32);
+                cb.iload(limit);
+                cb.invokeinterface(Vec.SPECIES, "indexInRange", mt(Vec.MASK, CD_int, CD_int));
+                if (negate) {
+                    cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+                }
+                cb.astore(out.slots()[r]);
+            }
+            cb.labelBinding(done);
+            return true;
+        }
+
+        private void nanTest(Kind k, Node a, int r) {
+            vector(a, r, cur);
+            cb.getstatic(Vec.OPERATORS, "IS_NAN", Vec.operatorType("IS_NAN"));
+            cb.invokevirtual(Vec.vector(k), "test", mt(Vec.MASK, testType()));
+        }
+
+        private void compare(Kind k, Cond.Pred p, Node a, Node b, int r) {
+            vector(a, r, cur);
+            String op = p.name();
+            cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+            if (shapeAt(b, cur) == Shape.UNIFORM) {
+                scalar(b);
+                cb.invokevirtual(Vec.vector(k), "compare", mt(Vec.MASK, comparisonType(), Vec.scalar(k)));
+            } else {
+                vector(b, r, cur);
+                cb.invokevirtual(Vec.vector(k), "compare", mt(Vec.MASK, comparisonType(), Vec.VECTOR));
+            }
+        }
+
+        // ---- memory ----
+
+        private boolean contiguous(Node idx) {
+            return shapeAt(idx, cur) == Shape.AFFINE && idx.stride == 1;
+        }
+
+        private void load(Node x) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            Kind ek = x.kind;
+            Label done = cb.newLabel();
+            nullCheck(arr, null);
+            if (contiguous(idx)) {
+                Label slow = cb.newLabel();
+                fastRangeCheck(idx, arr, slow);
+                for (int r = 0; r < regs(ek); r++) {
+                    cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                    scalar(arr);
+                    base(idx, cur);
+                    if (r > 0) {
+                        cb.loadConstant(r * lanes(ek));
+                        cb.iadd();
+                    }
+                    cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
+                    storeVector(x, r);
+                }
+                cb.goto_(done);
+                cb.labelBinding(slow);
+                contiguousFaults(idx, arr);
+                for (int r = 0; r < regs(ek); r++) {
+                    cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                    scalar(arr);
+                    base(idx, cur);
+                    if (r > 0) {
+                        cb.loadConstant(r * lanes(ek));
+                        cb.iadd();
+                    }
+                    curMask(ek, r);
+                    cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+                    storeVector(x, r);
+                }
+                cb.goto_(done);
+            } else {
+                gatherIndices(idx, arr);
+                Label empty = cb.newLabel();
+                scalar(arr);
+                cb.arraylength();
+                cb.ifeq(empty);
+                int map = scratch.get(Kind.INT);
+                for (int r = 0; r < regs(ek); r++) {
+                    cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                    scalar(arr);
+                    cb.iconst_0();
+                    cb.aload(map);
+                    cb.loadConstant(r * lanes(ek));
+                    cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                    storeVector(x, r);
+                }
+                cb.goto_(done);
+                cb.labelBinding(empty);
+                zeroVectors(x);
+                cb.goto_(done);
+            }
+            cb.labelBinding(done);
+        }
+
+        private void zeroVectors(Node x) {
+            for (int r = 0; r < regs(x.kind); r++) {
+                cb.getstatic(Vec.LANES, Vec.species(x.kind), Vec.SPECIES);
+                cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
+                storeVector(x, r);
+            }
+        }
+
+        /** Jumps to {@code slow} unless {@code [base, base + n)} lies inside the array. */
+        private void fastRangeCheck(Node idx, Node arr, Label slow) {
+            base(idx, cur);
+            cb.iflt(slow);
+            base(idx, cur);
+            scalar(arr);
+            cb.arraylength();
+            cb.loadConstant(n);
+            cb.isub();
+            cb.if_icmpgt(slow);
+        }
+
+        /** For a contiguous access near an array's end: faults the first active lane outside it, if any. */
+        private void contiguousFaults(Node idx, Node arr) {
+            Label ok = cb.newLabel();
+            base(idx, cur);
+            scalar(arr);
+            cb.arraylength();
+            curBits();
+            cb.invokestatic(Vec.LANES, "firstOutside", mt(CD_int, CD_int, CD_int, CD_long));
+            cb.dup();
+            cb.istore(kSlot);
+            cb.iflt(ok);
+            base(idx, cur);
+            cb.iload(kSlot);
+            cb.iadd();
+            scalar(arr);
+            cb.arraylength();
+            cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+            cb.astore(faultCauseSlot);
+            kill();
+            cb.labelBinding(ok);
+        }
+
+        /**
+         * Puts the index vector into the int scratch array, faults the first active lane out of bounds, then
+         * replaces the indices of inactive lanes by 0 so that an unmasked gather reads only valid elements.
+         */
+        private void gatherIndices(Node idx, Node arr) {
+            int map = scratch.get(Kind.INT);
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                curMask(Kind.INT, r);
+                scalar(arr);
+                cb.arraylength();
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokestatic(Vec.LANES, "outside", mt(CD_long, Vec.INT_VECTOR, Vec.MASK, CD_int, CD_int.arrayType(), CD_int));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
+            }
+            Label ok = cb.newLabel();
+            cb.dup2();
+            cb.lstore(bitsSlot);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(ok);
+            cb.lload(bitsSlot);
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.istore(kSlot);
+            cb.aload(map);
+            cb.iload(kSlot);
+            cb.iaload();
+            scalar(arr);
+            cb.arraylength();
+            cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+            cb.astore(faultCauseSlot);
+            kill();
+            cb.labelBinding(ok);
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                curMask(Kind.INT, r);
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokestatic(Vec.LANES, "inside", mt(CD_void, Vec.INT_VECTOR, Vec.MASK, CD_int.arrayType(), CD_int));
+            }
+        }
+
+        private void store(Node x) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            Node val = x.in(2);
+            Kind ek = val.kind;
+            Shape is = shapeAt(idx, cur);
+            Label done = cb.newLabel();
+            nullCheck(arr, null);
+            if (is == Shape.UNIFORM) {
+                // Every active thread writes the same element: the last one in linear order wins.
+                Label oob = cb.newLabel();
+                scalar(idx);
+                cb.iflt(oob);
+                scalar(idx);
+                scalar(arr);
+                cb.arraylength();
+                cb.if_icmpge(oob);
+                curBits();
+                cb.dup2();
+                cb.lstore(bitsSlot);
+                cb.lconst_0();
+                cb.lcmp();
+                cb.ifeq(done);
+                scalar(arr);
+                scalar(idx);
+                if (shapeAt(val, cur) == Shape.UNIFORM) {
+                    scalar(val);
+                } else {
+                    int s = scratch.get(ek);
+                    for (int r = 0; r < regs(ek); r++) {
+                        vector(val, r, cur);
+                        cb.aload(s);
+                        cb.loadConstant(r * lanes(ek));
+                        cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                    }
+                    cb.aload(s);
+                    cb.bipush(63);
+                    cb.lload(bitsSlot);
+                    cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfLeadingZeros", mt(CD_int, CD_long));
+                    cb.isub();
+                    cb.arrayLoad(Vec.typeKind(ek));
+                }
+                cb.arrayStore(Vec.typeKind(ek));
+                cb.goto_(done);
+                cb.labelBinding(oob);
+                toOutOfBounds(idx, arr);
+            } else if (contiguous(idx)) {
+                Label slow = cb.newLabel();
+                fastRangeCheck(idx, arr, slow);
+                for (int r = 0; r < regs(ek); r++) {
+                    Label masked = cb.newLabel();
+                    Label next = cb.newLabel();
+                    curMask(ek, r);
+                    cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+                    cb.ifeq(masked);
+                    vector(val, r, cur);
+                    scalar(arr);
+                    storeOffset(idx, r, ek);
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                    cb.goto_(next);
+                    cb.labelBinding(masked);
+                    vector(val, r, cur);
+                    scalar(arr);
+                    storeOffset(idx, r, ek);
+                    curMask(ek, r);
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+                    cb.labelBinding(next);
+                }
+                cb.goto_(done);
+                cb.labelBinding(slow);
+                contiguousFaults(idx, arr);
+                for (int r = 0; r < regs(ek); r++) {
+                    vector(val, r, cur);
+                    scalar(arr);
+                    storeOffset(idx, r, ek);
+                    curMask(ek, r);
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+                }
+                cb.goto_(done);
+            } else {
+                gatherIndices(idx, arr);
+                int map = scratch.get(Kind.INT);
+                if (Lanes.NATIVE_SCATTER) {
+                    for (int r = 0; r < regs(ek); r++) {
+                        vector(val, r, cur);
+                        scalar(arr);
+                        cb.iconst_0();
+                        cb.aload(map);
+                        cb.loadConstant(r * lanes(ek));
+                        curMask(ek, r);
+                        cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int, Vec.MASK));
+                    }
+                } else {
+                    // Values go after the index map (both may be int arrays).
+                    int s = scratch.get(ek);
+                    for (int r = 0; r < regs(ek); r++) {
+                        vector(val, r, cur);
+                        cb.aload(s);
+                        cb.loadConstant(2 * n + r * lanes(ek));
+                        cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                    }
+                    scalar(arr);
+                    cb.aload(map);
+                    cb.aload(s);
+                    cb.loadConstant(2 * n);
+                    curBits();
+                    cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(arr.kind), CD_int, CD_long));
+                }
+                cb.goto_(done);
+            }
+            cb.labelBinding(done);
+        }
+
+        /**
+         * An {@link dev.weft.Atomics} call: the indices checked as for a gather (a faulting thread fails, the
+         * threads before it go on), then the scalar method once per active thread, in lane order. Threads of a
+         * warp on one address are so serialised and none of their updates is lost; the order is the reference
+         * executor's for a thread's first atomic (it runs each thread on until it blocks, so a thread doing
+         * several atomics on an address others update sees another, equally valid, interleaving).
+         */
+        private void atomic(Node x) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            Kind k = x.kind;
+            Atomic a = (Atomic) x.aux;
+            nullCheck(arr, null);
+            gatherIndices(idx, arr);
+            int map = scratch.get(Kind.INT);
+            int s = scratch.get(k);
+            // Operands after the index map, the results after them (every scratch array holds 4n lanes).
+            for (int i = 2; i < x.in.size(); i++) {
+                for (int r = 0; r < regs(k); r++) {
+                    vector(x.in(i), r, cur);
+                    cb.aload(s);
+                    cb.loadConstant((i - 1) * n + r * lanes(k));
+                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+                }
+            }
+            int resultOffset = 3 * n;
+            int left = temp(TypeKind.LONG);
+            int j = temp(TypeKind.INT);
+            Label loop = cb.newLabel();
+            Label end = cb.newLabel();
+            curBits();
+            cb.lstore(left);
+            cb.labelBinding(loop);
+            cb.lload(left);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(end);
+            cb.lload(left);
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.istore(j);
+            cb.aload(s);
+            cb.iload(j);
+            cb.loadConstant(resultOffset);
+            cb.iadd();
+            scalar(arr);
+            cb.aload(map);
+            cb.iload(j);
+            cb.iaload();
+            for (int i = 2; i < x.in.size(); i++) {
+                cb.aload(s);
+                cb.iload(j);
+                cb.loadConstant((i - 1) * n);
+                cb.iadd();
+                cb.arrayLoad(Vec.typeKind(k));
+            }
+            cb.invokestatic(ClassDesc.of("dev.weft.Atomics"), a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
+            cb.arrayStore(Vec.typeKind(k));
+            cb.lload(left);
+            cb.lload(left);
+            cb.lconst_1();
+            cb.lsub();
+            cb.land();
+            cb.lstore(left);
+            cb.goto_(loop);
+            cb.labelBinding(end);
+            for (int r = 0; r < regs(k); r++) {
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(resultOffset + r * lanes(k));
+                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                storeVector(x, r);
+            }
+        }
+
+        /**
+         * A warp operation; the group is exactly one warp (the compiler makes it so), lane {@code j} of the group
+         * is lane {@code j} of the warp, and the lanes of the current mask are those the reference executor
+         * would find waiting ({@link dev.weft.simd.internal.analysis.WarpSync} proves it). A vote is one scalar
+         * for the warp; a shuffle goes through the scratch arrays, the source lanes computed by
+         * {@link dev.weft.internal.WarpLanes} as in the reference.
+         */
+        private void warp(Node x) {
+            Warp w = (Warp) x.aux;
+            if (w.isVote()) {
+                for (int r = 0; r < regs32; r++) {
+                    vector(x.in(0), r, cur);
+                    curMask(Kind.INT, r);
+                    cb.invokestatic(Vec.LANES, "votes", mt(CD_long, Vec.INT_VECTOR, Vec.MASK));
+                    if (r > 0) {
+                        cb.loadConstant(r * l32);
+                        cb.lshl();
+                        cb.lor();
+                    }
+                }
+                switch (w.name()) {
+                    case "ballot" -> cb.l2i();
+                    case "any" -> cb.invokestatic(Vec.LANES, "anyVote", mt(CD_int, CD_long));
+                    default -> {
+                        curBits();
+                        cb.invokestatic(Vec.LANES, "allVote", mt(CD_int, CD_long, CD_long));
+                    }
+                }
+                storeScalar(x);
+                return;
+            }
+            Kind k = x.kind;
+            int s = scratch.get(k);
+            int args = scratch.get(Kind.INT);
+            if ((w.mode() == 1 || w.mode() == 2) && shapeAt(x.in(1), cur) == Shape.UNIFORM) {
+                shiftShuffle(x, w, k, s);
+                return;
+            }
+            for (int r = 0; r < regs(k); r++) {
+                vector(x.in(0), r, cur);
+                cb.aload(s);
+                cb.loadConstant(r * lanes(k));
+                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+            }
+            for (int r = 0; r < regs32; r++) {
+                vector(x.in(1), r, cur);
+                cb.aload(args);
+                cb.loadConstant(n + r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+            }
+            cb.aload(s);
+            cb.aload(args);
+            cb.loadConstant(n);
+            curBits();
+            cb.loadConstant(w.mode());
+            scalar(x.in(2));
+            cb.loadConstant(warpSize);
+            cb.invokestatic(Vec.LANES, "shuffle", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int.arrayType(), CD_int, CD_long, CD_int, CD_int, CD_int));
+            for (int r = 0; r < regs(k); r++) {
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(3 * n + r * lanes(k));
+                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                storeVector(x, r);
+            }
+        }
+
+        /**
+         * {@code shflUp}/{@code shflDown} by a delta the same in every lane: the warp's values stored at
+         * {@code [n, 2n)} of scratch, each register loaded back shifted by the delta (never outside the 4n
+         * scratch: the delta is below the warp size), and blended over the lane's own value where the source
+         * lane is in the segment and active ({@link Lanes#shuffleTake}).
+         */
+        private void shiftShuffle(Node x, Warp w, Kind k, int s) {
+            for (int r = 0; r < regs(k); r++) {
+                vector(x.in(0), r, cur);
+                cb.aload(s);
+                cb.loadConstant(n + r * lanes(k));
+                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+            }
+            int take = temp(TypeKind.LONG);
+            int delta = temp(TypeKind.INT);
+            curBits();
+            cb.loadConstant(w.mode());
+            scalar(x.in(1));
+            scalar(x.in(2));
+            cb.loadConstant(warpSize);
+            cb.loadConstant(n);
+            cb.invokestatic(Vec.LANES, "shuffleTake", mt(CD_long, CD_long, CD_int, CD_int, CD_int, CD_int, CD_int));
+            cb.lstore(take);
+            scalar(x.in(1));
+            cb.loadConstant(warpSize - 1);
+            cb.iand();
+            cb.istore(delta);
+            for (int r = 0; r < regs(k); r++) {
+                vector(x.in(0), r, cur);
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(n + r * lanes(k));
+                cb.iload(delta);
+                if (w.mode() == 1) {
+                    cb.isub();
+                } else {
+                    cb.iadd();
+                }
+                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.lload(take);
+                if (r > 0) {
+                    cb.loadConstant(r * lanes(k));
+                    cb.lushr();
+                }
+                cb.invokestatic(Vec.LANES, "maskOf", mt(Vec.MASK, Vec.SPECIES, CD_long));
+                cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
+                storeVector(x, r);
+            }
+        }
+
+        private void storeOffset(Node idx, int r, Kind ek) {
+            base(idx, cur);
+            if (r > 0) {
+                cb.loadConstant(r * lanes(ek));
+                cb.iadd();
+            }
+        }
+
+        // ---- calls ----
+
+        private void call(Node x) {
+            Fn fn = (Fn) x.aux;
+            Kind k = x.kind;
+            switch (fn.lowering()) {
+                case UNARY -> {
+                    for (int r = 0; r < regs(k); r++) {
+                        unary(k, fn.vectorOp(), x.in(0), r);
+                        storeVector(x, r);
+                    }
+                }
+                case BINARY -> {
+                    for (int r = 0; r < regs(k); r++) {
+                        binary(k, fn.vectorOp(), x.in(0), x.in(1), r);
+                        storeVector(x, r);
+                    }
+                }
+                case FMA -> {
+                    for (int r = 0; r < regs(k); r++) {
+                        vector(x.in(0), r, cur);
+                        cb.getstatic(Vec.OPERATORS, "FMA", Vec.operatorType("FMA"));
+                        vector(x.in(1), r, cur);
+                        vector(x.in(2), r, cur);
+                        cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), ternaryType(), Vec.VECTOR, Vec.VECTOR));
+                        storeVector(x, r);
+                    }
+                }
+                case HELPER -> {
+                    String h = fn.helper();
+                    int dot = h.lastIndexOf('.');
+                    ClassDesc owner = ClassDesc.ofInternalName(h.substring(0, dot));
+                    ClassDesc[] ps = x.in.stream().map(a -> Vec.vector(a.kind)).toArray(ClassDesc[]::new);
+                    for (int r = 0; r < regs(k); r++) {
+                        for (Node a : x.in) {
+                            vector(a, r, cur);
+                        }
+                        cb.invokestatic(owner, h.substring(dot + 1), MethodTypeDesc.of(Vec.vector(k), ps));
+                        storeVector(x, r);
+                    }
+                }
+                case PER_LANE -> perLane(x, ClassDesc.ofInternalName(fn.owner()), fn.name(), MethodTypeDesc.ofDescriptor(fn.descriptor()),
+                        fn.viaDouble());
+            }
+        }
+
+        /**
+         * Calls a scalar function once per lane through the scratch arrays: arguments stored, a loop over the
+         * group's lanes, results loaded. Exact, and slow; for functions without a vector form.
+         */
+        private void perLane(Node x, ClassDesc owner, String name, MethodTypeDesc type, boolean viaDouble) {
+            Kind rk = x.kind;
+            Map<Kind, Integer> used = new EnumMap<>(Kind.class);
+            int[] offset = new int[x.in.size()];
+            for (int i = 0; i < x.in.size(); i++) {
+                Node a = x.in(i);
+                Kind k = a.kind;
+                int slotNo = used.merge(k, 1, Integer::sum) - 1;
+                offset[i] = slotNo * n;
+                for (int r = 0; r < regs(k); r++) {
+                    vector(a, r, cur);
+                    cb.aload(scratch.get(k));
+                    cb.loadConstant(offset[i] + r * lanes(k));
+                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+                }
+            }
+            int resultOffset = 3 * n;
+            int j = temp(TypeKind.INT);
+            Label loop = cb.newLabel();
+            Label end = cb.newLabel();
+            cb.iconst_0();
+            cb.istore(j);
+            cb.labelBinding(loop);
+            cb.iload(j);
+            cb.loadConstant(n);
+            cb.if_icmpge(end);
+            cb.aload(scratch.get(rk));
+            cb.iload(j);
+            cb.loadConstant(resultOffset);
+            cb.iadd();
+            for (int i = 0; i < x.in.size(); i++) {
+                Kind k = x.in(i).kind;
+                cb.aload(scratch.get(k));
+                cb.iload(j);
+                if (offset[i] != 0) {
+                    cb.loadConstant(offset[i]);
+                    cb.iadd();
+                }
+                cb.arrayLoad(Vec.typeKind(k));
+                if (viaDouble) {
+                    cb.f2d();
+                }
+            }
+            cb.invokestatic(owner, name, type);
+            if (viaDouble) {
+                cb.d2f();
+            }
+            cb.arrayStore(Vec.typeKind(rk));
+            cb.iinc(j, 1);
+            cb.goto_(loop);
+            cb.labelBinding(end);
+            for (int r = 0; r < regs(rk); r++) {
+                cb.getstatic(Vec.LANES, Vec.species(rk), Vec.SPECIES);
+                cb.aload(scratch.get(rk));
+                cb.loadConstant(resultOffset + r * lanes(rk));
+                cb.invokestatic(Vec.vector(rk), "fromArray", mt(Vec.vector(rk), Vec.SPECIES, Vec.scalar(rk.arrayOf()), CD_int));
+                storeVector(x, r);
+            }
+        }
+
+        // ---- control flow -------------------------------------------------------------------
+
+        private void terminator(Block b) {
+            switch (b.exit) {
+                case RETURN -> {
+                }
+                case GOTO -> edge(b, b.succs.get(0), curMask(), null);
+                case IF -> {
+                    boolean swap = inverted.contains(b.cond);
+                    Block t = b.succs.get(swap ? 1 : 0);
+                    Block f = b.succs.get(swap ? 0 : 1);
+                    if (t == f) {
+                        edge(b, t, curMask(), null);
+                    } else if (shapeAt(b.cond, b) == Shape.UNIFORM) {
+                        Label no = cb.newLabel();
+                        Label done = cb.newLabel();
+                        scalar(b.cond);
+                        cb.ifeq(no);
+                        edge(b, t, curMask(), null);
+                        cb.goto_(done);
+                        cb.labelBinding(no);
+                        edge(b, f, curMask(), null);
+                        cb.labelBinding(done);
+                    } else {
+                        int[] c = condMask(b.cond, b);
+                        int[] cm = curMask();
+                        // Threads going to a block with nothing to do need no mask.
+                        if (plan.run.get(t) != Run.NONE) {
+                            int[] mTrue = tempMasks(regs32);
+                            for (int r = 0; r < regs32; r++) {
+                                cb.aload(cm[r]);
+                                cb.aload(c[r]);
+                                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                                cb.astore(mTrue[r]);
+                            }
+                            edge(b, t, mTrue, Boolean.TRUE);
+                        }
+                        if (plan.run.get(f) != Run.NONE) {
+                            int[] mFalse = tempMasks(regs32);
+                            for (int r = 0; r < regs32; r++) {
+                                cb.aload(cm[r]);
+                                cb.aload(c[r]);
+                                cb.invokevirtual(Vec.MASK, "andNot", mt(Vec.MASK, Vec.MASK));
+                                cb.astore(mFalse[r]);
+                            }
+                            edge(b, f, mFalse, Boolean.TRUE);
+                        }
+                    }
+                }
+                case SWITCH -> switchTerminator(b);
+            }
+        }
+
+        /** The int-lane masks of a varying condition. */
+        private int[] condMask(Node cond, Block b) {
+            Storage st = at(cond, b);
+            Storage.Masks m = (Storage.Masks) st;
+            Kind k = m.kind();
+            if (k == Kind.INT || k == Kind.BOOL) {
+                return m.slots();
+            }
+            int[] out = tempMasks(regs32);
+            for (int r = 0; r < regs32; r++) {
+                if (k == Kind.FLOAT) {
+                    cb.aload(m.slots()[r]);
+                    cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                } else {
+                    cb.aload(m.slots()[2 * r]);
+                    cb.aload(m.slots()[2 * r + 1]);
+                    cb.invokestatic(Vec.LANES, "narrow", mt(Vec.MASK, Vec.MASK, Vec.MASK));
+                }
+                cb.astore(out[r]);
+            }
+            return out;
+        }
+
+        private void switchTerminator(Block b) {
+            int[] keys = b.keys;
+            List<Block> targets = b.succs;
+            Block dflt = targets.get(targets.size() - 1);
+            if (shapeAt(b.cond, b) == Shape.UNIFORM) {
+                Label done = cb.newLabel();
+                Map<Block, Label> arms = new LinkedHashMap<>();
+                for (Block t : targets) {
+                    arms.computeIfAbsent(t, k -> cb.newLabel());
+                }
+                List<SwitchCase> cases = new ArrayList<>();
+                for (int i = 0; i < keys.length; i++) {
+                    cases.add(SwitchCase.of(keys[i], arms.get(targets.get(i))));
+                }
+                scalar(b.cond);
+                cb.lookupswitch(arms.get(dflt), cases);
+                for (Map.Entry<Block, Label> e : arms.entrySet()) {
+                    cb.labelBinding(e.getValue());
+                    edge(b, e.getKey(), curMask(), null);
+                    cb.goto_(done);
+                }
+                cb.labelBinding(done);
+                return;
+            }
+            // Divergent: each target gets the lanes whose value matches one of its keys, the default the rest.
+            int[] any = tempMasks(regs32);
+            noneInto(any);
+            Map<Block, int[]> edgeMasks = new LinkedHashMap<>();
+            for (int i = 0; i < keys.length; i++) {
+                Block t = targets.get(i);
+                int[] em = edgeMasks.get(t);
+                if (em == null) {
+                    em = tempMasks(regs32);
+                    noneInto(em);
+                    edgeMasks.put(t, em);
+                }
+                for (int r = 0; r < regs32; r++) {
+                    vector(b.cond, r, b);
+                    cb.getstatic(Vec.OPERATORS, "EQ", Vec.operatorType("EQ"));
+                    cb.loadConstant(keys[i]);
+                    cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
+                    cb.dup();
+                    cb.aload(any[r]);
+                    cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+                    cb.astore(any[r]);
+                    cb.aload(em[r]);
+                    cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+                    cb.astore(em[r]);
+                }
+            }
+            int[] cm = curMask();
+            for (int[] em : edgeMasks.values()) {
+                for (int r = 0; r < regs32; r++) {
+                    cb.aload(em[r]);
+                    cb.aload(cm[r]);
+                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                    cb.astore(em[r]);
+                }
+            }
+            int[] dm = edgeMasks.get(dflt);
+            if (dm == null) {
+                dm = tempMasks(regs32);
+                noneInto(dm);
+                edgeMasks.put(dflt, dm);
+            }
+            for (int r = 0; r < regs32; r++) {
+                cb.aload(cm[r]);
+                cb.aload(any[r]);
+                cb.invokevirtual(Vec.MASK, "andNot", mt(Vec.MASK, Vec.MASK));
+                cb.aload(dm[r]);
+                cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+                cb.astore(dm[r]);
+            }
+            for (Map.Entry<Block, int[]> e : edgeMasks.entrySet()) {
+                edge(b, e.getKey(), e.getValue(), Boolean.TRUE);
+            }
+        }
+
+        /**
+         * The edge {@code b -> s} carrying the threads of int-lane masks {@code em}: copies into s's phis, then
+         * hands the threads to s (its mask or its flag).
+         */
+        private void edge(Block b, Block s, int[] em, Boolean divergent) {
+            Run run = plan.run.get(s);
+            if (run == Run.NONE) {
+                return;
+            }
+            boolean assign = plan.assignable(b, s);
+            int pi = s.preds.indexOf(b);
+            // Parallel copy: read every source before writing any phi of s.
+            List<Node> phis = s.phis;
+            List<Storage> temps = new ArrayList<>();
+            boolean needTemps = false;
+            for (Node p : phis) {
+                Node src = p.in(pi);
+                if (src.op == Op.PHI && src.block == s) {
+                    needTemps = true;
+                }
+            }
+            EnumMap<Kind, int[]> edgeDerived = new EnumMap<>(Kind.class);
+            if (needTemps) {
+                for (Node p : phis) {
+                    Node src = p.in(pi);
+                    temps.add(copyToTemp(p, src, b));
+                }
+            }
+            for (int i = 0; i < phis.size(); i++) {
+                Node p = phis.get(i);
+                Node src = p.in(pi);
+                Storage tmp = needTemps ? temps.get(i) : null;
+                switch (p.shape) {
+                    case UNIFORM -> {
+                        if (tmp != null) {
+                            pushStorageScalar(tmp);
+                        } else {
+                            scalar(src);
+                        }
+                        storeScalar(p);
+                    }
+                    case AFFINE -> {
+                        if (tmp != null) {
+                            pushStorageScalar(tmp);
+                        } else {
+                            base(src, b);
+                        }
+                        storeBase(p);
+                    }
+                    case VARYING -> {
+                        Kind k = p.kind;
+                        int[] dst = ((Storage.Vectors) storage.get(p)).slots();
+                        for (int r = 0; r < regs(k); r++) {
+                            if (!assign) {
+                                cb.aload(dst[r]);
+                            }
+                            if (tmp != null) {
+                                cb.aload(((Storage.Vectors) tmp).slots()[r]);
+                            } else {
+                                vector(src, r, b);
+                            }
+                            if (!assign) {
+                                int[] dm = edgeDerived.get(k);
+                                if (dm == null) {
+                                    if (k == Kind.INT) {
+                                        dm = em;
+                                    } else {
+                                        // Net stack effect zero: the two operands of blend stay below.
+                                        dm = tempMasks(regs(k));
+                                        deriveMasks(em, k, dm);
+                                    }
+                                    edgeDerived.put(k, dm);
+                                }
+                                cb.aload(dm[r]);
+                                cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
+                            }
+                            cb.astore(dst[r]);
+                        }
+                    }
+                }
+            }
+            switch (run) {
+                case FLAG -> {
+                    cb.iconst_1();
+                    cb.istore(flagSlot.get(s));
+                }
+                case MASK -> {
+                    int[] acc = accSlots.get(s);
+                    for (int r = 0; r < regs32; r++) {
+                        if (assign) {
+                            cb.aload(em[r]);
+                        } else {
+                            cb.aload(acc[r]);
+                            cb.aload(em[r]);
+                            cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
+                        }
+                        cb.astore(acc[r]);
+                    }
+                    // The loop's only back edge, from its last block, with this block's (non-empty) mask:
+                    // straight back to the header; the test at the loop's end serves when this block is skipped.
+                    Cfg.Loop l = cfg.loopOfHeader.get(s);
+                    if (l != null && l.last == b && l.latches.size() == 1 && assign && em == curMask()
+                            && cfg.loopOf(b) == l) {
+                        cb.goto_(topLabel.get(l));
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+
+        private Storage copyToTemp(Node p, Node src, Block b) {
+            switch (p.shape) {
+                case UNIFORM -> {
+                    int t = temp(Vec.typeKind(p.kind));
+                    scalar(src);
+                    cb.storeLocal(Vec.typeKind(p.kind), t);
+                    return new Storage.Scalar(t, p.kind);
+                }
+                case AFFINE -> {
+                    int t = temp(TypeKind.INT);
+                    base(src, b);
+                    cb.istore(t);
+                    return new Storage.Scalar(t, Kind.INT);
+                }
+                default -> {
+                    int[] t = new int[regs(p.kind)];
+                    for (int r = 0; r < t.length; r++) {
+                        t[r] = temp(TypeKind.REFERENCE);
+                        vector(src, r, b);
+                        cb.astore(t[r]);
+                    }
+                    return new Storage.Vectors(t, p.kind);
+                }
+            }
+        }
+    }
+}

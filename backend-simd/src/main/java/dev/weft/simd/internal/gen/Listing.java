@@ -1,0 +1,290 @@
+package dev.weft.simd.internal.gen;
+
+import dev.weft.simd.internal.analysis.Cfg;
+import dev.weft.simd.internal.analysis.MaskPlan;
+import dev.weft.simd.internal.analysis.MaskPlan.Run;
+import dev.weft.simd.internal.analysis.Uniformity;
+import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Block;
+import dev.weft.simd.internal.ir.Cond;
+import dev.weft.simd.internal.ir.Conv;
+import dev.weft.simd.internal.ir.Fn;
+import dev.weft.simd.internal.ir.Graph;
+import dev.weft.simd.internal.ir.Kind;
+import dev.weft.simd.internal.ir.Node;
+import dev.weft.simd.internal.ir.Node.Shape;
+import dev.weft.simd.internal.ir.Op;
+import dev.weft.simd.internal.ir.Param;
+import dev.weft.simd.internal.ir.SReg;
+import dev.weft.simd.internal.ir.Warp;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The teaching view: what one warp's code became, block by block. Uniform values ({@code u}) are scalars
+ * computed once per warp, affine ones ({@code a}, base + lane) are a scalar base, varying ones ({@code v}) are
+ * vectors of one lane per thread, masks ({@code m}) say which threads take a branch. Each block says which
+ * threads run it and how its end hands them on.
+ */
+public final class Listing {
+
+    private final Graph g;
+    private final Cfg cfg;
+    private final StringBuilder out = new StringBuilder();
+
+    private Listing(Graph g, Cfg cfg) {
+        this.g = g;
+        this.cfg = cfg;
+    }
+
+    /**
+     * The listing of a compiled kernel.
+     *
+     * @param header lines describing the target (warp shape, registers)
+     * @param variants the analysed variants, each with a one-line title
+     */
+    public static String of(Graph g, Cfg cfg, String header, List<Variant> variants) {
+        Listing l = new Listing(g, cfg);
+        l.out.append(header).append('\n');
+        l.out.append("parameters (uniform, read once per launch): ");
+        l.out.append(g.params.stream().map(p -> "u" + paramNode(g, p) + " " + p.kind().text() + " " + p.name())
+                .collect(Collectors.joining(", ")));
+        l.out.append('\n');
+        for (Variant v : variants) {
+            l.variant(v);
+        }
+        return l.out.toString();
+    }
+
+    /** A variant to list: its title and analysis. */
+    public record Variant(String title, Uniformity u, MaskPlan plan) {
+    }
+
+    private static int paramNode(Graph g, Param p) {
+        for (Node n : g.entry().nodes) {
+            if (n.op == Op.PARAM && n.aux == p) {
+                return n.id;
+            }
+        }
+        return -1;
+    }
+
+    private void variant(Variant v) {
+        v.u().apply();
+        out.append('\n').append(v.title()).append('\n');
+        for (Block b : cfg.order) {
+            Cfg.Loop loop = cfg.loopOfHeader.get(b);
+            int depth = 0;
+            for (Cfg.Loop l = cfg.loopOf(b); l != null; l = l.parent) {
+                depth++;
+            }
+            String ind = "  ".repeat(depth);
+            if (loop != null) {
+                String kind = v.plan().isUniformLoop(b) ? "uniform loop: every thread iterates together; the back edge is a plain jump"
+                        : v.u().divergentLoops.contains(loop) ? "divergent loop: runs while any thread is in it; threads leave at different iterations"
+                        : "loop under a mask: runs while any thread is in it";
+                out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");
+            }
+            Run run = v.plan().run.get(b);
+            if (run == Run.NONE) {
+                continue;
+            }
+            out.append(ind).append("  ").append(b).append(": ").append(runText(b, run, v.plan())).append('\n');
+            for (Node n : b.phis) {
+                out.append(ind).append("    ").append(line(n, b, v.u())).append('\n');
+            }
+            for (Node n : b.nodes) {
+                if (n.op == Op.CONST || n.op == Op.PARAM || n.op == Op.UNDEF) {
+                    continue;
+                }
+                out.append(ind).append("    ").append(line(n, b, v.u())).append('\n');
+            }
+            out.append(ind).append("    ").append(exit(b, v)).append('\n');
+        }
+    }
+
+    private static String runText(Block b, Run run, MaskPlan plan) {
+        return switch (run) {
+            case ENTRY -> "entry, mask M" + b.id + " = the warp's threads that exist";
+            case MASK -> "mask M" + b.id + " = threads arriving here; skipped when empty";
+            case FLAG -> "mask M" + plan.maskOf.get(b).id + " (same threads as " + plan.maskOf.get(b) + "); runs when a uniform branch leads here";
+            case REGION -> "mask M" + plan.maskOf.get(b).id + " (threads reconverge: the region from " + plan.maskOf.get(b) + " ends here)";
+            case NONE -> "";
+        };
+    }
+
+    private String exit(Block b, Variant v) {
+        MaskPlan plan = v.plan();
+        return switch (b.exit) {
+            case RETURN -> "return: these threads are done";
+            case GOTO -> "goto " + b.succs.get(0) + target(b, b.succs.get(0), plan, "");
+            case IF -> {
+                Block t = b.succs.get(0);
+                Block f = b.succs.get(1);
+                if (v.u().shapeAt(b.cond, b) == Shape.UNIFORM) {
+                    yield "if " + name(b.cond, b, v.u()) + " (uniform: one branch for the whole warp) then " + t + " else " + f;
+                }
+                String c = name(b.cond, b, v.u());
+                yield "divergent branch on " + c + ": " + t + target(b, t, plan, " & " + c) + "; " + f + target(b, f, plan, " & !" + c);
+            }
+            case SWITCH -> "switch " + name(b.cond, b, v.u()) + " over " + b.keys.length + " cases"
+                    + (v.u().shapeAt(b.cond, b) == Shape.UNIFORM ? " (uniform)" : " (divergent: one mask per target)");
+        };
+    }
+
+    private static String target(Block from, Block to, MaskPlan plan, String cond) {
+        Run r = plan.run.get(to);
+        return switch (r) {
+            case MASK -> " gets M" + plan.maskOf.get(from).id + cond + (plan.assignable(from, to) ? "" : " (merged)");
+            case NONE -> " (nothing to do)";
+            default -> "";
+        };
+    }
+
+    private String name(Node n, Block use, Uniformity u) {
+        if (n.op == Op.CONST) {
+            return String.valueOf(n.aux) + suffix(n.kind);
+        }
+        if (n.op == Op.UNDEF) {
+            return "0";
+        }
+        if (n.op == Op.PARAM && n.aux instanceof Param p) {
+            return p.name();
+        }
+        if (n.op == Op.SREG) {
+            return ((SReg) n.aux).text();
+        }
+        String s = n.name();
+        if (u.crossesDivergentLoop(n, use)) {
+            s = "shadow(" + s + ")";
+        }
+        return s;
+    }
+
+    private static String suffix(Kind k) {
+        return switch (k) {
+            case LONG -> "L";
+            case FLOAT -> "f";
+            default -> "";
+        };
+    }
+
+    private String line(Node n, Block b, Uniformity u) {
+        String lhs = n.kind == Kind.VOID ? "" : n.name() + ":" + type(n) + " = ";
+        String rhs = switch (n.op) {
+            case PHI -> "phi(" + phiArgs(n, b, u) + ")";
+            case SREG -> ((SReg) n.aux).text();
+            case ADD, SUB, MUL, DIV, REM, SHL, SHR, USHR, AND, OR, XOR -> name(n.in(0), b, u) + " " + symbol(n.op) + " " + name(n.in(1), b, u);
+            case NEG -> "-" + name(n.in(0), b, u);
+            case CONV -> "(" + ((Conv) n.aux).to.text() + ") " + name(n.in(0), b, u);
+            case CMP -> "compare(" + name(n.in(0), b, u) + ", " + name(n.in(1), b, u) + ")";
+            case TEST -> name(n.in(0), b, u) + " " + ((Cond) n.aux).pred().symbol + " " + name(n.in(1), b, u)
+                    + (((Cond) n.aux).unordered() ? " (or NaN)" : "");
+            case LOAD -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "]";
+            case STORE -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "] = " + name(n.in(2), b, u);
+            case LENGTH -> name(n.in(0), b, u) + ".length";
+            case WARP -> ((Warp) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
+            case ATOMIC -> ((Atomic) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
+            case CALL -> ((Fn) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
+            default -> n.op.toString();
+        };
+        String note = note(n, b, u);
+        String site = n.site.line() >= 0 ? "  (line " + n.site.line() + ")" : "";
+        return lhs + rhs + (note.isEmpty() ? "" : "    // " + note) + site;
+    }
+
+    private String phiArgs(Node n, Block b, Uniformity u) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < n.in.size(); i++) {
+            if (i > 0) {
+                s.append(", ");
+            }
+            s.append(b.preds.get(i)).append(": ").append(name(n.in(i), b.preds.get(i), u));
+        }
+        return s.toString();
+    }
+
+    private static String type(Node n) {
+        String t = switch (n.kind) {
+            case INT -> "i32";
+            case LONG -> "i64";
+            case FLOAT -> "f32";
+            case DOUBLE -> "f64";
+            case BOOL -> "mask";
+            default -> n.kind.text();
+        };
+        return switch (n.shape) {
+            case UNIFORM -> t;
+            case AFFINE -> t + "(base + " + (n.stride == 1 ? "" : n.stride + "*") + "lane)";
+            case VARYING -> n.kind == Kind.BOOL ? t : t + " vector";
+        };
+    }
+
+    private static String symbol(Op op) {
+        return switch (op) {
+            case ADD -> "+";
+            case SUB -> "-";
+            case MUL -> "*";
+            case DIV -> "/";
+            case REM -> "%";
+            case SHL -> "<<";
+            case SHR -> ">>";
+            case USHR -> ">>>";
+            case AND -> "&";
+            case OR -> "|";
+            default -> "^";
+        };
+    }
+
+    private String note(Node n, Block b, Uniformity u) {
+        switch (n.op) {
+            case LOAD -> {
+                Shape is = u.shapeAt(n.in(1), b);
+                if (n.isUniform()) {
+                    return "uniform: one scalar load for the warp";
+                }
+                return is == Shape.AFFINE && n.in(1).stride == 1 ? "contiguous: vector load"
+                        : "gather: lanes read scattered elements";
+            }
+            case STORE -> {
+                Shape is = u.shapeAt(n.in(1), b);
+                if (is == Shape.UNIFORM) {
+                    return "every thread writes one element: the last active thread's value wins";
+                }
+                return is == Shape.AFFINE && n.in(1).stride == 1 ? "contiguous: masked vector store" : "scatter under the mask";
+            }
+            case ATOMIC -> {
+                return "per active thread in lane order: threads of a warp on one address are serialised";
+            }
+            case WARP -> {
+                return ((Warp) n.aux).isVote() ? "warp vote over the active lanes (every live lane of the warp is here)"
+                        : "warp shuffle across the warp's registers; an inactive source lane gives the reader's own value";
+            }
+            case CALL -> {
+                Fn fn = (Fn) n.aux;
+                if (n.isUniform()) {
+                    return "scalar call, exact";
+                }
+                return switch (fn.lowering()) {
+                    case UNARY, BINARY -> "vector " + fn.vectorOp() + (fn.ulps() == 0 ? ", exact" : ", within " + fn.ulps() + " ulp of the scalar");
+                    case FMA -> "vector FMA, exact";
+                    case HELPER -> "vector " + fn.helper().substring(fn.helper().lastIndexOf('/') + 1) + ", exact";
+                    case PER_LANE -> "scalar call per lane, exact";
+                };
+            }
+            case DIV, REM -> {
+                if (!n.isVarying()) {
+                    return "";
+                }
+                return n.kind == Kind.INT ? "exact via double; a zero divisor faults its thread"
+                        : n.kind == Kind.LONG ? "per lane; a zero divisor faults its thread" : n.op == Op.REM ? "per lane" : "";
+            }
+            case PHI -> {
+                return n.isVarying() && u.joins.contains(b) ? "threads from different paths meet: merged under masks" : "";
+            }
+            default -> {
+                return "";
+            }
+        }
+    }
+}

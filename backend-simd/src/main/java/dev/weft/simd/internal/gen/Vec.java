@@ -1,0 +1,96 @@
+package dev.weft.simd.internal.gen;
+
+import dev.weft.simd.internal.ir.Kind;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Descriptors of the Vector API and runtime types the generated code calls, in one place. */
+final class Vec {
+
+    static final ClassDesc VECTOR = ClassDesc.of("jdk.incubator.vector.Vector");
+    static final ClassDesc INT_VECTOR = ClassDesc.of("jdk.incubator.vector.IntVector");
+    static final ClassDesc LONG_VECTOR = ClassDesc.of("jdk.incubator.vector.LongVector");
+    static final ClassDesc FLOAT_VECTOR = ClassDesc.of("jdk.incubator.vector.FloatVector");
+    static final ClassDesc DOUBLE_VECTOR = ClassDesc.of("jdk.incubator.vector.DoubleVector");
+    static final ClassDesc MASK = ClassDesc.of("jdk.incubator.vector.VectorMask");
+    static final ClassDesc SPECIES = ClassDesc.of("jdk.incubator.vector.VectorSpecies");
+    static final ClassDesc OPERATORS = ClassDesc.of("jdk.incubator.vector.VectorOperators");
+    static final ClassDesc LANES = ClassDesc.of("dev.weft.simd.internal.gen.Lanes");
+    static final ClassDesc CTA = ClassDesc.of("dev.weft.runtime.spi.Cta");
+    static final ClassDesc CTA_PROGRAM = ClassDesc.of("dev.weft.runtime.spi.CtaProgram");
+    static final ClassDesc KERNEL_FAULT = ClassDesc.of("dev.weft.runtime.spi.KernelFault");
+    static final ClassDesc DIM3 = ClassDesc.of("dev.weft.Dim3");
+    static final ClassDesc THROWABLE = ClassDesc.of("java.lang.Throwable");
+
+    private static final Map<String, ClassDesc> OPERATOR_TYPES = new HashMap<>();
+
+    private Vec() {
+    }
+
+    /** The vector class holding lanes of {@code k}. */
+    static ClassDesc vector(Kind k) {
+        return switch (k) {
+            case INT, BOOL -> INT_VECTOR;
+            case LONG -> LONG_VECTOR;
+            case FLOAT -> FLOAT_VECTOR;
+            case DOUBLE -> DOUBLE_VECTOR;
+            default -> throw new IllegalArgumentException(k.toString());
+        };
+    }
+
+    /** The name of the species constant in {@link Lanes} for {@code k}. */
+    static String species(Kind k) {
+        return switch (k) {
+            case INT, BOOL -> "IS";
+            case LONG -> "LS";
+            case FLOAT -> "FS";
+            case DOUBLE -> "DS";
+            default -> throw new IllegalArgumentException(k.toString());
+        };
+    }
+
+    /** The JVM primitive of a scalar of {@code k} (arrays: their array class). */
+    static ClassDesc scalar(Kind k) {
+        return switch (k) {
+            case INT, BOOL -> ConstantDescs.CD_int;
+            case LONG -> ConstantDescs.CD_long;
+            case FLOAT -> ConstantDescs.CD_float;
+            case DOUBLE -> ConstantDescs.CD_double;
+            case INT_ARRAY -> ConstantDescs.CD_int.arrayType();
+            case LONG_ARRAY -> ConstantDescs.CD_long.arrayType();
+            case FLOAT_ARRAY -> ConstantDescs.CD_float.arrayType();
+            case DOUBLE_ARRAY -> ConstantDescs.CD_double.arrayType();
+            default -> throw new IllegalArgumentException(k.toString());
+        };
+    }
+
+    static TypeKind typeKind(Kind k) {
+        return switch (k) {
+            case INT, BOOL -> TypeKind.INT;
+            case LONG -> TypeKind.LONG;
+            case FLOAT -> TypeKind.FLOAT;
+            case DOUBLE -> TypeKind.DOUBLE;
+            default -> TypeKind.REFERENCE;
+        };
+    }
+
+    /** The static type of a {@code VectorOperators} constant, found reflectively once. */
+    static ClassDesc operatorType(String name) {
+        return OPERATOR_TYPES.computeIfAbsent(name, n -> {
+            try {
+                Class<?> t = jdk.incubator.vector.VectorOperators.class.getField(n).getType();
+                return ClassDesc.of(t.getName());
+            } catch (NoSuchFieldException e) {
+                throw new IllegalArgumentException("no VectorOperators." + n, e);
+            }
+        });
+    }
+
+    static MethodTypeDesc mt(ClassDesc ret, ClassDesc... params) {
+        return MethodTypeDesc.of(ret, params);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.weft.simd.internal.ir;
+
+/** The type of an IR value: the four numeric lane types, booleans (masks when varying), arrays of the four, and the thread context. */
+public enum Kind {
+    INT("int", 4),
+    LONG("long", 8),
+    FLOAT("float", 4),
+    DOUBLE("double", 8),
+    /** A condition: a scalar 0/1 when uniform, a vector mask when varying. */
+    BOOL("bool", 4),
+    INT_ARRAY("int[]", 0),
+    LONG_ARRAY("long[]", 0),
+    FLOAT_ARRAY("float[]", 0),
+    DOUBLE_ARRAY("double[]", 0),
+    /** The kernel's {@code ThreadContext}: never materialised; its methods become special registers. */
+    CONTEXT("ThreadContext", 0),
+    VOID("void", 0);
+
+    private final String text;
+    private final int bytes;
+
+    Kind(String text, int bytes) {
+        this.text = text;
+        this.bytes = bytes;
+    }
+
+    /** Whether values of this kind are numbers held in vector lanes. */
+    public boolean isNumeric() {
+        return this == INT || this == LONG || this == FLOAT || this == DOUBLE;
+    }
+
+    /** Whether values of this kind occupy 64-bit lanes (and so twice as many registers per warp). */
+    public boolean isWide() {
+        return this == LONG || this == DOUBLE;
+    }
+
+    /** Whether this is one of the array kinds. */
+    public boolean isArray() {
+        return this == INT_ARRAY || this == LONG_ARRAY || this == FLOAT_ARRAY || this == DOUBLE_ARRAY;
+    }
+
+    /** The element kind of an array kind. */
+    public Kind element() {
+        return switch (this) {
+            case INT_ARRAY -> INT;
+            case LONG_ARRAY -> LONG;
+            case FLOAT_ARRAY -> FLOAT;
+            case DOUBLE_ARRAY -> DOUBLE;
+            default -> throw new IllegalStateException("not an array kind: " + this);
+        };
+    }
+
+    /** The array kind whose elements are this kind. */
+    public Kind arrayOf() {
+        return switch (this) {
+            case INT -> INT_ARRAY;
+            case LONG -> LONG_ARRAY;
+            case FLOAT -> FLOAT_ARRAY;
+            case DOUBLE -> DOUBLE_ARRAY;
+            default -> throw new IllegalStateException("no array of " + this);
+        };
+    }
+
+    /** Bytes of one lane (4 or 8), 0 for non-numeric kinds. */
+    public int bytes() {
+        return bytes;
+    }
+
+    /** As the listing prints it. */
+    public String text() {
+        return text;
+    }
+}

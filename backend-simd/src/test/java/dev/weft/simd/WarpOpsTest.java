@@ -1,0 +1,280 @@
+package dev.weft.simd;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.Dim3;
+import dev.weft.Kernel;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Warp votes and shuffles in compiled kernels against the reference executor, over partial warps, 1-thread
+ * CTAs, 1024-thread CTAs and 2D/3D shapes; and the kernels whose warp operations the compiler must decline.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WarpOpsTest {
+
+    static Differential d;
+
+    @BeforeAll
+    static void start() {
+        d = new Differential();
+    }
+
+    @AfterAll
+    static void stop() {
+        d.close();
+    }
+
+    private static final Dim3[][] SHAPES = {
+        {Dim3.of(3), Dim3.of(100)},
+        {Dim3.of(2), Dim3.of(1024)},
+        {Dim3.of(5), Dim3.of(1)},
+        {Dim3.of(2, 3), Dim3.of(7, 9)},
+        {Dim3.of(2, 1, 2), Dim3.of(32, 2, 3)},
+        {Dim3.of(1, 2), Dim3.of(64, 4)},
+    };
+
+    private static int n(Dim3 grid, Dim3 block) {
+        return grid.x() * grid.y() * grid.z() * block.x() * block.y() * block.z();
+    }
+
+    static Kernel votes(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        return t -> {
+            int cta = t.blockIdxX() + t.gridDimX() * (t.blockIdxY() + t.gridDimY() * t.blockIdxZ());
+            int threads = t.blockDimX() * t.blockDimY() * t.blockDimZ();
+            int i = cta * threads + t.linearThreadIdx();
+            int v = x[i];
+            int b = t.ballot(v > 0);
+            boolean any = t.any(v > 40);
+            boolean all = t.all(v > -45);
+            out[4 * i] = b;
+            out[4 * i + 1] = any ? 1 : 0;
+            out[4 * i + 2] = all ? 1 : 0;
+            out[4 * i + 3] = Integer.bitCount(t.ballot((v & 1) == 0)) + t.laneId();
+        };
+    }
+
+    @Test
+    void ballotAnyAll_everyShape_matchesReference() {
+        for (Dim3[] s : SHAPES) {
+            int n = n(s[0], s[1]);
+            d.check(s[0], s[1], WarpOpsTest::votes, Differential.ints(n, 5, -50, 50), new int[4 * n]);
+        }
+    }
+
+    static Kernel guardedVotes(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            if (x[i] % 3 == 0) {
+                // Threads that take this side return; the vote below sees the others only, on both executors.
+                out[i] = -1;
+                return;
+            }
+            out[i] = t.ballot(x[i] > 0) ^ (t.all(x[i] != 0) ? 0x4000_0000 : 0);
+        };
+    }
+
+    @Test
+    void votes_afterReturnsAndGuards_countOnlyLiveLanes() {
+        int n = 1000;
+        d.check(Dim3.of(4), Dim3.of(256), WarpOpsTest::guardedVotes, Differential.ints(n, 6, -9, 9), new int[n]);
+        d.check(Dim3.of(20), Dim3.of(50), WarpOpsTest::guardedVotes, Differential.ints(n, 7, -9, 9), new int[n]);
+    }
+
+    static Kernel shuffles(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] iout = (int[]) a[2];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n) {
+                int v = x[i];
+                int lane = t.laneId();
+                iout[8 * i] = t.shfl(v, v);                    // any source lane, reduced mod width
+                iout[8 * i + 1] = t.shflUp(v, 3);
+                iout[8 * i + 2] = t.shflDown(v, 5, 16);
+                iout[8 * i + 3] = t.shflXor(v, lane & 7, 8);
+                iout[8 * i + 4] = t.shfl(v, 1, 4);
+                iout[8 * i + 5] = t.shflUp(v, 33);             // delta counted mod warpSize
+                iout[8 * i + 6] = t.shflDown(v, 1, 1);
+                iout[8 * i + 7] = t.shflXor(v, 31);
+            }
+        };
+    }
+
+    static Kernel floatShuffles(Object[] a) {
+        float[] f = (float[]) a[1];
+        float[] fout = (float[]) a[3];
+        int n = f.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n) {
+                float g = f[i];
+                int lane = t.laneId();
+                fout[4 * i] = t.shfl(g, 31 - lane);
+                fout[4 * i + 1] = t.shflUp(g, 1, 8);
+                fout[4 * i + 2] = t.shflDown(g, 2);
+                fout[4 * i + 3] = t.shflXor(g, 16, 32);
+            }
+        };
+    }
+
+    @Test
+    void shuffles_allModesAndWidths_matchReference() {
+        for (int n : new int[] {1, 31, 45, 1000}) {
+            float[] f = Differential.floats(n, 9, -5, 5);
+            if (n > 3) {
+                f[3] = Float.intBitsToFloat(0x7fc0_1234); // a NaN payload is moved unchanged
+            }
+            d.check(Dim3.of((n + 127) / 128), Dim3.of(128), WarpOpsTest::shuffles,
+                    Differential.ints(n, 8, -100, 100), f, new int[8 * n], new float[4 * n]);
+            d.check(Dim3.of((n + 39) / 40), Dim3.of(40), WarpOpsTest::shuffles,
+                    Differential.ints(n, 8, -100, 100), f, new int[8 * n], new float[4 * n]);
+            d.check(Dim3.of((n + 127) / 128), Dim3.of(128), WarpOpsTest::floatShuffles,
+                    null, f, null, new float[4 * n]);
+            d.check(Dim3.of((n + 39) / 40), Dim3.of(40), WarpOpsTest::floatShuffles,
+                    null, f, null, new float[4 * n]);
+        }
+    }
+
+    static Kernel scan(Object[] a) {
+        float[] x = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n) {
+                // Inclusive scan of a warp with shflUp, Hillis-Steele.
+                float v = x[i];
+                int lane = t.laneId();
+                for (int dd = 1; dd < t.warpSize(); dd *= 2) {
+                    float up = t.shflUp(v, dd);
+                    if (lane >= dd) {
+                        v += up;
+                    }
+                }
+                out[i] = v;
+            }
+        };
+    }
+
+    @Test
+    void warpInclusiveScan_shflUp_matchesReference() {
+        for (int n : new int[] {1, 32, 77, 4096}) {
+            d.check(Dim3.of((n + 255) / 256), Dim3.of(256), WarpOpsTest::scan, Differential.floats(n, 10, 0, 1), new float[n]);
+        }
+        d.check(Dim3.of(1), Dim3.of(1024), WarpOpsTest::scan, Differential.floats(1024, 11, -1, 1), new float[1024]);
+    }
+
+    static Kernel reduceInLoop(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            int v = i < n ? x[i] : 0;
+            // A divergent loop whose threads leave early and then return: the shuffle sees the others.
+            int rounds = i < n ? x[i] & 3 : 0;
+            for (int r = 0; r < rounds; r++) {
+                v += t.shflXor(v, 1 << r);
+            }
+            if (i < n) {
+                out[i] = v;
+            }
+        };
+    }
+
+    @Test
+    void shuffle_inDivergentLoopThenReturn_matchesReference() {
+        int n = 500;
+        d.check(Dim3.of(4), Dim3.of(128), WarpOpsTest::reduceInLoop, Differential.ints(n, 12, 0, 100), new int[n]);
+    }
+
+    @Test
+    void votesAndShuffles_compileReportSaysSo() {
+        var r = d.report(WarpOpsTest::scan, new float[10], new float[10]);
+        assertTrue(r.compiled(), r.summary());
+        assertTrue(r.listing().contains("warp shuffle"), r.listing());
+        assertTrue(r.listing().contains("one warp"), r.listing());
+    }
+
+    // ---- declined: the reference executor decides -----------------------------------------------
+
+    @Test
+    void warpOpOnBothSidesOfDivergentBranch_declined() {
+        int[] out = new int[64];
+        var r = d.simd.compileReport((Kernel) t -> {
+            int v;
+            if (t.laneId() < 5) {
+                v = t.ballot(true);
+            } else {
+                v = t.shfl(t.laneId(), 0);
+            }
+            out[t.threadIdxX()] = v;
+        });
+        assertFalse(r.compiled(), r.summary());
+        assertTrue(r.summary().contains("divergent branch"), r.summary());
+    }
+
+    @Test
+    void warpOpAfterJoinOfDivergentWarpOp_declined() {
+        int[] out = new int[64];
+        var r = d.simd.compileReport((Kernel) t -> {
+            int v = 0;
+            if (t.laneId() < 5) {
+                v = t.ballot(true);
+            }
+            out[t.threadIdxX()] = v + t.ballot(false);
+        });
+        assertFalse(r.compiled(), r.summary());
+    }
+
+    @Test
+    void divergedWarpOps_stillFailOnTheAutoDevice() {
+        // Declined, so the AUTO device runs the reference executor, which reports the divergence.
+        int[] out = new int[64];
+        Kernel k = t -> {
+            int v = 0;
+            if (t.laneId() < 5) {
+                v = t.ballot(true);
+            }
+            out[t.threadIdxX()] = v + t.ballot(false);
+        };
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> d.simd.launch(Dim3.of(1), Dim3.of(32), k));
+        assertTrue(String.valueOf(e.getMessage()).contains("warp"), String.valueOf(e.getMessage()));
+    }
+
+    @Test
+    void invalidOrVaryingShuffleWidth_declined() {
+        int[] out = new int[64];
+        var bad = d.simd.compileReport((Kernel) t -> out[t.threadIdxX()] = t.shfl(1, 0, 3));
+        assertFalse(bad.compiled(), bad.summary());
+        assertTrue(bad.summary().contains("width"), bad.summary());
+        var varying = d.simd.compileReport((Kernel) t -> out[t.threadIdxX()] = t.shfl(1, 0, 1 << (t.laneId() & 3)));
+        assertFalse(varying.compiled(), varying.summary());
+        assertTrue(varying.summary().contains("width"), varying.summary());
+    }
+
+    @Test
+    void smallWarps_matchReference() {
+        try (Differential d8 = new Differential(8)) {
+            int n = 100;
+            d8.check(Dim3.of(2), Dim3.of(50), WarpOpsTest::scan, Differential.floats(n, 13, 0, 1), new float[n]);
+            d8.check(Dim3.of(2), Dim3.of(50), WarpOpsTest::votes, Differential.ints(n, 14, -50, 50), new int[4 * n]);
+        }
+    }
+}

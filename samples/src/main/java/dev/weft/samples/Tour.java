@@ -25,7 +25,8 @@ public final class Tour {
             Sample07_WarpVoteAndShuffle::main,
             Sample08_StreamsAndEvents::main,
             Sample09_BadInput::main,
-            Sample10_SfuAccuracy::main);
+            Sample10_SfuAccuracy::main,
+            Sample11_SimtVersusSimd::main);
 
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("all")) {

@@ -194,7 +194,7 @@ public final class Device implements AutoCloseable {
                 "sharedMemoryBytes must be <= the device's %d bytes of shared memory per CTA: %d", limit, launch.sharedMemoryBytes());
         boolean declared = launch.sharedMemoryBytes() > 0;
         CompiledKernel compiled = selector.select(kernel);
-        return new LaunchJob(kernel, compiled.bind(kernel), g, b, config.warpSize(),
+        return new LaunchJob(kernel, compiled.bind(kernel), g, b, config.warpSize(), engine.smCount(),
                 declared ? launch.sharedMemoryBytes() : limit,
                 declared ? "launch's declared sharedMemoryBytes" : "device's per-CTA shared memory limit");
     }

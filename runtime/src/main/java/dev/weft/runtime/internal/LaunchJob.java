@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the last claimed CTA has finished.
  *
  * <p>Implementation notes. {@code next} hands out linear CTA indices (x fastest, then y, then z, as the
- * hardware's work distributor walks a grid); an index at or past {@code ctaCount} means the launch is
- * drained. {@code remaining} counts CTAs not yet finished or skipped; whoever brings it to zero completes
+ * hardware's work distributor walks a grid) in chunks of consecutive CTAs; an index at or past
+ * {@code ctaCount} means the launch is drained. {@code remaining} counts CTAs not yet finished or skipped; whoever brings it to zero completes
  * the future, so the future never completes while a CTA of this launch still runs on some SM (the next
  * launch on the stream cannot race a failed one's stragglers). On the first failure, {@link #fail} claims
  * every unclaimed CTA at once with one {@code getAndSet}, and running CTAs see {@link #cancelled()}.
@@ -23,8 +23,8 @@ public final class LaunchJob implements Cta.CancelSource {
 
     private static final long DRAINED = Long.MAX_VALUE / 2;
 
-    /** Set on a thread while it runs a CTA: a launch from there would be a launch from inside a kernel. */
-    private static final ThreadLocal<Boolean> IN_CTA = new ThreadLocal<>();
+    /** How many CTAs the calling thread is inside: a launch from there is a launch from inside a kernel. */
+    private static final ThreadLocal<int[]> IN_CTA = ThreadLocal.withInitial(() -> new int[1]);
 
     private final Kernel kernel;
     private final CtaProgram program;
@@ -34,12 +34,13 @@ public final class LaunchJob implements Cta.CancelSource {
     private final int sharedLimitBytes;
     private final String sharedLimitName;
     private final long ctaCount;
+    private final long chunk;
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong remaining;
     private volatile Throwable failure;
     final LaunchFuture done = new LaunchFuture();
 
-    public LaunchJob(Kernel kernel, CtaProgram program, Dim3 grid, Dim3 block, int warpSize,
+    public LaunchJob(Kernel kernel, CtaProgram program, Dim3 grid, Dim3 block, int warpSize, int smCount,
             int sharedLimitBytes, String sharedLimitName) {
         this.kernel = kernel;
         this.program = program;
@@ -50,11 +51,16 @@ public final class LaunchJob implements Cta.CancelSource {
         this.sharedLimitName = sharedLimitName;
         this.ctaCount = grid.volume();
         this.remaining = new AtomicLong(ctaCount);
+        // Guided self-scheduling: each claim takes about 1/16 of an SM's share, at most 32 CTAs, so SMs
+        // touch the shared counters rarely on big grids of small CTAs (each claim is a cache miss when
+        // SMs share it: about 50-100 ns, the whole cost of a small compiled CTA), while the last chunks
+        // stay small enough for an uneven grid to balance.
+        this.chunk = Math.clamp(ctaCount / (16L * smCount), 1, 32);
     }
 
     /** Whether the calling thread is running a CTA, i.e. is inside a kernel. */
     public static boolean callerIsInKernel() {
-        return IN_CTA.get() != null;
+        return IN_CTA.get()[0] > 0;
     }
 
     /** The number of CTAs in the grid. */
@@ -73,34 +79,42 @@ public final class LaunchJob implements Cta.CancelSource {
     }
 
     /**
-     * Claims and runs one CTA on the calling SM.
+     * Claims a chunk of CTAs and runs them on the calling SM.
      *
      * @return false when no CTA was left to claim
      */
     boolean runOne(Cta cta) {
-        long i = next.getAndIncrement();
-        if (i >= ctaCount) {
+        long first = next.getAndAdd(chunk);
+        if (first >= ctaCount) {
             return false;
         }
-        if (failure == null) {
-            int bx = (int) (i % grid.x());
-            long rest = i / grid.x();
-            int by = (int) (rest % grid.y());
-            int bz = (int) (rest / grid.y());
-            cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
-            IN_CTA.set(Boolean.TRUE);
-            try {
-                program.runCta(cta);
-            } catch (KernelFault f) {
-                fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
-            } catch (Throwable t) {
-                fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), null, String.valueOf(t), t));
-            } finally {
-                IN_CTA.remove();
+        long end = Math.min(first + chunk, ctaCount);
+        int[] depth = IN_CTA.get();
+        depth[0]++;
+        try {
+            for (long i = first; i < end && failure == null; i++) {
+                runCta(cta, i);
             }
+        } finally {
+            depth[0]--;
         }
-        finish(1);
+        finish(end - first); // CTAs of the chunk skipped after a failure count as finished too
         return true;
+    }
+
+    private void runCta(Cta cta, long i) {
+        int bx = (int) (i % grid.x());
+        long rest = i / grid.x();
+        int by = (int) (rest % grid.y());
+        int bz = (int) (rest / grid.y());
+        cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
+        try {
+            program.runCta(cta);
+        } catch (KernelFault f) {
+            fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
+        } catch (Throwable t) {
+            fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), null, String.valueOf(t), t));
+        }
     }
 
     /** Fails this launch with {@code t} unless it already failed, and skips every CTA not yet claimed. */

@@ -159,7 +159,7 @@ final class Compiler {
 
     /**
      * Threads per group: a warp (32 threads) where the registers allow, fewer where a loop would keep more
-     * vectors live than 1.5 times the register file (see {@link Pressure}); at least one register.
+     * vectors live than the register file holds (see {@link Pressure}); at least one register.
      */
     private static int defaultGroup(Graph g, Cfg cfg, int warpSize) {
         Uniformity u = new Uniformity(g, cfg, true, 32 <= warpSize);
@@ -167,7 +167,7 @@ final class Compiler {
         int perRegister = Pressure.perRegister(cfg, u, plan);
         int registers = Lanes.IS.vectorBitSize() >= 512 ? 32 : 16;
         int regs = Math.max(1, 32 / Lanes.L32);
-        while (regs > 1 && perRegister * regs * 2 > registers * 3) {
+        while (regs > 1 && perRegister * regs > registers) {
             regs /= 2;
         }
         return regs * Lanes.L32;

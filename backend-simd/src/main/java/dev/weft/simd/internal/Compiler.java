@@ -84,13 +84,13 @@ final class Compiler {
             }
             variants.add(new CodeGen.Variant("rowAligned", CodeGen.Layout.ROWS, ua, pa));
             List<Listing.Variant> listed = new ArrayList<>();
-            listed.add(new Listing.Variant("per warp, when a warp lies within one row of the CTA (blockDim.x a multiple of "
+            listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
                     + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform", ua, pa));
             if (readsThreadIdx) {
                 Uniformity ub = new Uniformity(g, cfg, false, withinWarp);
                 MaskPlan pb = new MaskPlan(g, cfg, ub);
                 variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
-                listed.add(new Listing.Variant("per warp, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
+                listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
             }
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());

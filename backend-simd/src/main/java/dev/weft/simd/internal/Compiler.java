@@ -119,13 +119,13 @@ final class Compiler {
             // the other shapes).
             variants.add(new CodeGen.Variant("rowAligned", readsThreadIdx ? CodeGen.Layout.ROWS : CodeGen.Layout.GENERAL, ua, pa));
             List<Listing.Variant> listed = new ArrayList<>();
-            listed.add(new Listing.Variant("per warp, when a warp lies within one row of the CTA (blockDim.x a multiple of "
+            listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
                     + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform", ua, pa));
             if (readsThreadIdx) {
                 Uniformity ub = new Uniformity(g, cfg, false, withinWarp);
                 MaskPlan pb = new MaskPlan(g, cfg, ub);
                 variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
-                listed.add(new Listing.Variant("per warp, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
+                listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
             }
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
@@ -194,7 +194,7 @@ final class Compiler {
 
     /**
      * Threads per group: a warp (32 threads) where the registers allow, fewer where a loop would keep more
-     * vectors live than 1.5 times the register file (see {@link Pressure}); at least one register.
+     * vectors live than the register file holds (see {@link Pressure}); at least one register.
      */
     private static int defaultGroup(Graph g, Cfg cfg, int warpSize) {
         Uniformity u = new Uniformity(g, cfg, true, 32 <= warpSize);
@@ -202,7 +202,7 @@ final class Compiler {
         int perRegister = Pressure.perRegister(cfg, u, plan);
         int registers = Lanes.IS.vectorBitSize() >= 512 ? 32 : 16;
         int regs = Math.max(1, 32 / Lanes.L32);
-        while (regs > 1 && perRegister * regs * 2 > registers * 3) {
+        while (regs > 1 && perRegister * regs > registers) {
             regs /= 2;
         }
         return regs * Lanes.L32;

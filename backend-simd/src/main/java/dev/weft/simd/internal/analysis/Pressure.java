@@ -12,10 +12,10 @@ import java.util.Set;
  * varying value over the group's registers, so a group of G registers needs G times this; more than the
  * machine has spills inside the loop.
  *
- * <p>Measured here (AVX2, 16 registers): mandelbrot (count 9) ran 20 ms per frame with 1 or 2 registers per
- * group and 29 ms with 4 (36 live); n-body (6) and black-scholes (no loop) ran fastest with 4, spills and all,
- * because their long dependency chains gain more from interleaved registers. Hence the budget of 1.5 times
- * the register file.
+ * <p>Measured here (AVX2, 16 registers, JMH, one core): n-body (count 6) ran 2.95 ms per step with 4 registers
+ * per group (24 live), 2.11 ms with 2 (12 live) and 2.60 ms with 1; mandelbrot (count 8) ran 29 ms per frame with
+ * 4 and 20 ms with 1 or 2; black-scholes, without a loop, runs fastest with 4 (its long dependency chains gain from
+ * interleaved registers). Hence: the largest group whose loops fit the register file.
  */
 public final class Pressure {
 

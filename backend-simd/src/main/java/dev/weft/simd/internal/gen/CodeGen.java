@@ -1152,9 +1152,16 @@ public final class CodeGen {
                 dying.add(new ArrayList<>());
             }
             last.forEach((x, i) -> dying.get(i).add(x));
+            // Lane types masked by node i and those after it (suffix unions, one pass).
+            List<EnumSet<Kind>> suffix = new ArrayList<>();
+            EnumSet<Kind> acc = EnumSet.noneOf(Kind.class);
+            for (int i = b.nodes.size() - 1; i >= 0; i--) {
+                acc.addAll(kindsNeeded(b.nodes.subList(i, i + 1), List.of()));
+                suffix.add(0, EnumSet.copyOf(acc));
+            }
             for (int i = 0; i < b.nodes.size(); i++) {
                 Node x = b.nodes.get(i);
-                laterKinds = kindsNeeded(b.nodes.subList(i, b.nodes.size()), List.of());
+                laterKinds = suffix.get(i);
                 if (deferred.contains(x)) {
                     storage.put(x, allocateLocal(x));
                 }

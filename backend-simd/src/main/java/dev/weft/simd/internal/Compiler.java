@@ -149,7 +149,7 @@ final class Compiler {
                 continue;
             }
             try {
-                boolean c1Excluded = C1Exclusion.installedNow();
+                boolean c1Failed = C1Exclusion.failed();
                 long tDefine = System.nanoTime();
                 MethodHandles.Lookup lookup = HiddenClasses.define(bytes);
                 Class<?> hidden = lookup.lookupClass();
@@ -164,7 +164,7 @@ final class Compiler {
                         + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
                         + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
-                        + "; JIT: C2 only (C1 excluded" + (c1Excluded ? ")" : " once the directive is installed; without it large kernels may stay slow)");
+                        + (c1Failed ? "; JIT: tiered (C1 could not be excluded: large kernels may stay slow)" : "; JIT: C2 (C1 excluded)");
                 for (CodeGen.Variant v : variants) {
                     v.u().apply();
                 }

@@ -796,7 +796,8 @@ public final class Parser {
                         unsupported(al.typeKind().upperBound().displayName() + "[] element load");
                         push(undef(Kind.INT));
                     } else {
-                        checkArray(arr, k);
+                        // The array's kind is checked after SSA construction (validate): a phi of a block not yet
+                        // sealed has none yet.
                         push(emit(Op.LOAD, k, null, arr, idx));
                     }
                 }
@@ -808,7 +809,6 @@ public final class Parser {
                     if (k == null) {
                         unsupported(as.typeKind().upperBound().displayName() + "[] element store");
                     } else {
-                        checkArray(arr, k);
                         emit(Op.STORE, Kind.VOID, null, arr, idx, val);
                     }
                 }
@@ -878,10 +878,6 @@ public final class Parser {
                 default -> unsupported("bytecode " + ins.opcode().name().toLowerCase());
             }
             return false;
-        }
-
-        private void checkArray(Node arr, Kind element) {
-            // Checked after SSA construction (validate): a phi of an unsealed block has no kind yet.
         }
 
         private void constantInstruction(ConstantInstruction c) {

@@ -24,7 +24,8 @@ import javax.management.ObjectName;
  * per JVM through the DiagnosticCommand MBean's {@code compilerDirectivesAdd} (the in-process
  * {@code jcmd Compiler.directives_add}), which reads it from a temporary file. Where that is impossible (no
  * {@code java.management}, no DiagnosticCommand MBean, no temporary directory), kernels compile as HotSpot
- * decides, and large ones may run slowly; the compile report says so.
+ * decides, and large ones may run slowly; the compile report says so. Where C2 does not compile at all
+ * ({@code -XX:TieredStopAtLevel=1}, {@code -XX:CompilationMode=quick-only}), C1 is left alone.
  */
 public final class C1Exclusion {
 
@@ -50,9 +51,9 @@ public final class C1Exclusion {
         INSTALLED.isDone();
     }
 
-    /** Whether the directive is in place now, without waiting. */
-    public static boolean installedNow() {
-        return INSTALLED.getNow(false);
+    /** Whether installing the directive is known to have failed (false while it is still under way). */
+    public static boolean failed() {
+        return INSTALLED.isDone() && !INSTALLED.getNow(false);
     }
 
     /**
@@ -70,7 +71,30 @@ public final class C1Exclusion {
         }
     }
 
+    /** Whether C2 compiles code in this JVM (tiered to level 4, or C2 alone); any doubt reads as no. */
+    private static boolean c2Compiles() {
+        try {
+            com.sun.management.HotSpotDiagnosticMXBean bean =
+                    ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            if (bean == null || !"true".equals(bean.getVMOption("UseCompiler").getValue())) {
+                return false;
+            }
+            String mode = bean.getVMOption("CompilationMode").getValue();
+            if ("quick-only".equals(mode)) {
+                return false;
+            }
+            return !"true".equals(bean.getVMOption("TieredCompilation").getValue())
+                    || "4".equals(bean.getVMOption("TieredStopAtLevel").getValue());
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
     private static boolean install() {
+        if (!c2Compiles()) {
+            // Excluding C1 where C2 never compiles would leave kernels interpreted.
+            return false;
+        }
         try {
             Path file = Files.createTempFile("weft-c1-exclusion", ".json");
             try {

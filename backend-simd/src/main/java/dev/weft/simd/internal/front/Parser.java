@@ -305,17 +305,7 @@ public final class Parser {
                 }
             }
         }
-        for (Block b : g.blocks) {
-            for (Node n : b.phis) {
-                n.in.replaceAll(Node::resolve);
-            }
-            for (Node n : b.nodes) {
-                n.in.replaceAll(Node::resolve);
-            }
-            if (b.cond != null) {
-                b.cond = b.cond.resolve();
-            }
-        }
+        resolveOperands(g);
         for (Map.Entry<Node, String> e : pendingReceivers.entrySet()) {
             if (e.getKey().resolve().kind != Kind.CONTEXT) {
                 reasons.add(e.getValue());
@@ -430,17 +420,7 @@ public final class Parser {
                     }
                 }
             }
-            for (Block b : g.blocks) {
-                for (Node n : b.phis) {
-                    n.in.replaceAll(Node::resolve);
-                }
-                for (Node n : b.nodes) {
-                    n.in.replaceAll(Node::resolve);
-                }
-                if (b.cond != null) {
-                    b.cond = b.cond.resolve();
-                }
-            }
+            resolveOperands(g);
         }
     }
 
@@ -1495,5 +1475,20 @@ public final class Parser {
     private static String methodName(ClassModel cls, MethodModel m) {
         String c = cls.thisClass().asInternalName();
         return c.substring(c.lastIndexOf('/') + 1) + "." + m.methodName().stringValue();
+    }
+
+    /** Points every operand, phi input and branch condition at what it resolves to after phis were removed. */
+    private static void resolveOperands(Graph g) {
+        for (Block b : g.blocks) {
+            for (Node n : b.phis) {
+                n.in.replaceAll(Node::resolve);
+            }
+            for (Node n : b.nodes) {
+                n.in.replaceAll(Node::resolve);
+            }
+            if (b.cond != null) {
+                b.cond = b.cond.resolve();
+            }
+        }
     }
 }

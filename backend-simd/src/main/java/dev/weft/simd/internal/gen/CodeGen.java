@@ -1558,50 +1558,19 @@ public final class CodeGen {
                 case MUL -> arith(t, Opcode.IMUL, Opcode.LMUL, Opcode.FMUL, Opcode.DMUL);
                 case DIV -> arith(t, Opcode.IDIV, Opcode.LDIV, Opcode.FDIV, Opcode.DDIV);
                 case REM -> arith(t, Opcode.IREM, Opcode.LREM, Opcode.FREM, Opcode.DREM);
-                case AND -> {
-                    if (k == Kind.LONG) {
-                        cb.land();
-                    } else {
-                        cb.iand();
-                    }
-                }
-                case OR -> {
-                    if (k == Kind.LONG) {
-                        cb.lor();
-                    } else {
-                        cb.ior();
-                    }
-                }
-                case XOR -> {
-                    if (k == Kind.LONG) {
-                        cb.lxor();
-                    } else {
-                        cb.ixor();
-                    }
-                }
-                case SHL -> {
-                    if (k == Kind.LONG) {
-                        cb.lshl();
-                    } else {
-                        cb.ishl();
-                    }
-                }
-                case SHR -> {
-                    if (k == Kind.LONG) {
-                        cb.lshr();
-                    } else {
-                        cb.ishr();
-                    }
-                }
-                case USHR -> {
-                    if (k == Kind.LONG) {
-                        cb.lushr();
-                    } else {
-                        cb.iushr();
-                    }
-                }
+                case AND -> intOrLong(k, Opcode.IAND, Opcode.LAND);
+                case OR -> intOrLong(k, Opcode.IOR, Opcode.LOR);
+                case XOR -> intOrLong(k, Opcode.IXOR, Opcode.LXOR);
+                case SHL -> intOrLong(k, Opcode.ISHL, Opcode.LSHL);
+                case SHR -> intOrLong(k, Opcode.ISHR, Opcode.LSHR);
+                case USHR -> intOrLong(k, Opcode.IUSHR, Opcode.LUSHR);
                 default -> throw new IllegalStateException(op.toString());
             }
+        }
+
+        /** Bitwise and shift operators exist for int and long only (narrower kinds compute as int). */
+        private void intOrLong(Kind k, Opcode i, Opcode l) {
+            cb.with(OperatorInstruction.of(k == Kind.LONG ? l : i));
         }
 
         private void arith(TypeKind t, Opcode i, Opcode l, Opcode f, Opcode d) {

@@ -46,6 +46,11 @@ public final class SimdBackend implements KernelBackend {
     }
 
     @Override
+    public void warmUp() {
+        WarmUp.start(this);
+    }
+
+    @Override
     public String name() {
         return "simd";
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Chooses, once per kernel class, the executor that runs it: the first backend that compiles it, else the
@@ -21,6 +22,8 @@ public final class KernelSelector {
 
     private static final System.Logger LOG = System.getLogger("dev.weft");
     private static final List<KernelBackend> BACKENDS = loadBackends();
+    /** Whether the backends were asked to warm up: once per JVM, by the first device that may compile. */
+    private static final AtomicBoolean WARMED = new AtomicBoolean();
 
     private final ExecutorChoice choice;
     private final DeviceShape shape;
@@ -29,6 +32,9 @@ public final class KernelSelector {
     public KernelSelector(ExecutorChoice choice, DeviceShape shape) {
         this.choice = choice;
         this.shape = shape;
+        if (choice != ExecutorChoice.REFERENCE && WARMED.compareAndSet(false, true)) {
+            BACKENDS.forEach(KernelBackend::warmUp);
+        }
     }
 
     /** The executor for {@code kernel}'s class, compiling on first use. */

@@ -17,4 +17,12 @@ public interface KernelBackend {
      * @return the compiled kernel, or the reasons it cannot be compiled, one line per construct
      */
     Compilation compile(Kernel kernel, DeviceShape device);
+
+    /**
+     * Prepares the compiler in the background, once per JVM, when the first device that may compile is
+     * created: a backend whose first compile pays for class loading and interpretation can pay it here, off
+     * the first launch's path. Must return at once and must not fail; the default does nothing.
+     */
+    default void warmUp() {
+    }
 }

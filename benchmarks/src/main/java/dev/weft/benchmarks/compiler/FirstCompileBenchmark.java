@@ -1,0 +1,90 @@
+package dev.weft.benchmarks.compiler;
+
+import dev.weft.Kernel;
+import dev.weft.benchmarks.kernels.KernelsForReport;
+import dev.weft.runtime.CompileReport;
+import dev.weft.runtime.Device;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@code mvn -q -pl benchmarks -am package -DskipTests exec:exec -Djmh.args="FirstCompileBenchmark"}
+ *
+ * <p>First-launch compile time: one shot per fresh JVM (every fork is one), the time {@code compileReport}
+ * takes to compile a kernel the JVM has never compiled before: the compile a first launch pays.
+ * <ul>
+ * <li>{@code kernelsBefore = 0}: the first kernel this JVM compiles. It pays for whatever of the compiler's
+ * one-time cost (class loading, running the compiler interpreted) the background warm-up, started when the
+ * device was created, has not yet absorbed; {@code pauseMs} is the application's own set-up between creating
+ * the device and its first launch (0: launch at once).
+ * <li>{@code kernelsBefore = 2}: a kernel compiled after two others (the 2nd and 3rd benchmark kernels): the
+ * cost of each further kernel.
+ * </ul>
+ * Wall-clock single shots on a shared machine: read medians and compare the rows, not the digits.
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 0)
+@Measurement(iterations = 1)
+@Fork(value = 5, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED"})
+@State(Scope.Benchmark)
+public class FirstCompileBenchmark {
+
+    @Param({"saxpy", "mandelbrot", "blackScholes", "nbody"})
+    public String kernel;
+
+    @Param({"0", "500"})
+    public int pauseMs;
+
+    @Param({"0", "2"})
+    public int kernelsBefore;
+
+    private Device device;
+    private Kernel target;
+
+    @Setup(Level.Trial)
+    public void setup() throws InterruptedException {
+        device = Device.create();
+        var all = KernelsForReport.kernels();
+        target = all.get(kernel);
+        if (target == null) {
+            throw new IllegalArgumentException("no benchmark kernel " + kernel + "; have " + all.keySet());
+        }
+        Thread.sleep(pauseMs);
+        int compiled = 0;
+        for (var e : all.entrySet()) {
+            if (compiled == kernelsBefore) {
+                break;
+            }
+            if (!e.getKey().equals(kernel) && device.compileReport(e.getValue()).compiled()) {
+                compiled++;
+            }
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        device.close();
+    }
+
+    @Benchmark
+    public CompileReport firstCompile() {
+        CompileReport r = device.compileReport(target);
+        if (!r.compiled()) {
+            throw new IllegalStateException(kernel + " did not compile: " + r.summary());
+        }
+        return r;
+    }
+}

@@ -91,9 +91,24 @@ public final class LaunchJob implements Cta.CancelSource {
         long end = Math.min(first + chunk, ctaCount);
         int[] depth = IN_CTA.get();
         depth[0]++;
+        // The chunk's first CTA's coordinates by division, the rest by stepping: 64-bit divisions per CTA
+        // cost about as much as a small compiled CTA's work.
+        int gx = grid.x();
+        int gy = grid.y();
+        int bx = (int) (first % gx);
+        long rest = first / gx;
+        int by = (int) (rest % gy);
+        int bz = (int) (rest / gy);
         try {
             for (long i = first; i < end && failure == null; i++) {
-                runCta(cta, i);
+                runCta(cta, bx, by, bz);
+                if (++bx == gx) {
+                    bx = 0;
+                    if (++by == gy) {
+                        by = 0;
+                        bz++;
+                    }
+                }
             }
         } finally {
             depth[0]--;
@@ -102,11 +117,7 @@ public final class LaunchJob implements Cta.CancelSource {
         return true;
     }
 
-    private void runCta(Cta cta, long i) {
-        int bx = (int) (i % grid.x());
-        long rest = i / grid.x();
-        int by = (int) (rest % grid.y());
-        int bz = (int) (rest / grid.y());
+    private void runCta(Cta cta, int bx, int by, int bz) {
         cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
         try {
             program.runCta(cta);

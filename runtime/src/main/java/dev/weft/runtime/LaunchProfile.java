@@ -42,7 +42,7 @@ import java.util.List;
  * @param warpInstructions warp instructions issued (0 when not counted). Nsight: {@code inst_executed}
  * @param threadInstructions active threads summed over the warp instructions issued (0 when not counted).
  *        Nsight: {@code thread_inst_executed}
- * @param branches the divergent branches that warps reached, in source order
+ * @param branches the divergent branches that warps reached, per source line, in source order
  * @param lines warp and thread instructions per source line, in source order
  */
 public record LaunchProfile(String kernel, String executor, int warpSize, long ctas, long warps, boolean counted,
@@ -55,7 +55,8 @@ public record LaunchProfile(String kernel, String executor, int warpSize, long c
     }
 
     /**
-     * One divergent branch.
+     * The divergent branches of one source line (one, or their sums where a line has several, such as
+     * {@code if (a < n && b[a] > 0)}).
      *
      * @param site its source file and line, e.g. {@code "Sample03_Divergence.java:42"}
      * @param evaluations times a warp reached it with at least one active thread

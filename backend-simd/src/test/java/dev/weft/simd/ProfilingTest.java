@@ -14,11 +14,22 @@ import dev.weft.runtime.ExecutorChoice;
 import dev.weft.runtime.KernelException;
 import dev.weft.runtime.LaunchConfig;
 import dev.weft.runtime.LaunchProfile;
+import java.io.IOException;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.constantpool.ClassEntry;
+import java.lang.classfile.constantpool.PoolEntry;
+import java.lang.classfile.constantpool.Utf8Entry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Profiled launches of compiled kernels whose figures are known by hand: CTAs, warps, warp execution
@@ -241,6 +252,50 @@ class ProfilingTest {
         assertEquals(before, device.compileReport(k).listing());
         assertEquals(3, y[0]);
         assertEquals(6, y[1]);
+    }
+
+    @Test
+    void profile_ordinaryCodeHasNoCounters_profilingVariantHas(@TempDir Path dir) throws IOException {
+        // The generated classes, as -Dweft.simd.dump writes them: the ordinary one first, then the profiling variant.
+        String before = System.getProperty("weft.simd.dump");
+        System.setProperty("weft.simd.dump", dir.toString());
+        int[] y = new int[64];
+        try {
+            Kernel k = t -> y[t.threadIdxX()] = (t.threadIdxX() & 1) == 0 ? 1 : 2;
+            device.launch(Dim3.of(1), Dim3.of(64), k);
+            device.profile(Dim3.of(1), Dim3.of(64), k);
+        } finally {
+            if (before == null) {
+                System.clearProperty("weft.simd.dump");
+            } else {
+                System.setProperty("weft.simd.dump", before);
+            }
+        }
+        List<Path> classes;
+        try (Stream<Path> files = Files.walk(dir)) {
+            classes = files.filter(f -> f.getFileName().toString().contains("profile_ordinaryCodeHasNoCounters"))
+                    .sorted(Comparator.comparingInt(ProfilingTest::serial)).toList();
+        }
+        assertEquals(2, classes.size(), classes::toString);
+        assertFalse(mentionsProfiling(Files.readAllBytes(classes.get(0))), "ordinary code refers to profiling");
+        assertTrue(mentionsProfiling(Files.readAllBytes(classes.get(1))), "profiling variant counts nothing");
+        assertEquals(2, y[1]);
+    }
+
+    /** The compiler's serial number at the end of a generated class's name. */
+    private static int serial(Path classFile) {
+        String name = classFile.getFileName().toString().replace(".class", "");
+        return Integer.parseInt(name.substring(name.lastIndexOf('$') + 1));
+    }
+
+    private static boolean mentionsProfiling(byte[] classFile) {
+        for (PoolEntry e : ClassFile.of().parse(classFile).constantPool()) {
+            if (e instanceof ClassEntry c && c.asInternalName().endsWith("/Profiling")
+                    || e instanceof Utf8Entry u && u.stringValue().equals("counters")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test

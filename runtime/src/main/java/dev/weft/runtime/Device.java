@@ -6,6 +6,7 @@ import dev.weft.runtime.internal.Checks;
 import dev.weft.runtime.internal.Engine;
 import dev.weft.runtime.internal.KernelSelector;
 import dev.weft.runtime.internal.LaunchJob;
+import dev.weft.runtime.internal.LaunchProfiler;
 import dev.weft.runtime.spi.CompiledKernel;
 import dev.weft.runtime.spi.DeviceShape;
 import java.util.ArrayList;
@@ -99,10 +100,41 @@ public final class Device implements AutoCloseable {
      * @throws KernelException if a thread failed or broke a convergence rule
      */
     public void launch(LaunchConfig config, Kernel kernel) {
-        LaunchJob job = prepare(config, kernel);
+        LaunchJob job = prepare(config, kernel, false);
         // The calling thread is one of the SMs until the launch is done, so wake one worker fewer.
         defaultStream.enqueue(job, engine.smCount() - 1);
         defaultStream.synchronize();
+    }
+
+    /**
+     * Runs a launch as {@link #launch(LaunchConfig, Kernel)} does, counting what its warps do, and returns the
+     * counts: CTAs, warps, warp instructions issued and the threads active in them (the warp execution
+     * efficiency), and how often warps split at each divergent branch. See {@link LaunchProfile} for what is
+     * counted and on which executor.
+     *
+     * <p>A compiled kernel runs a separate variant compiled with counters (on the first profiled launch of its
+     * class), so a profiled launch runs slower than an ordinary one, and ordinary launches of the same kernel
+     * are not affected. Time ordinary launches, not profiled ones.
+     *
+     * @throws IllegalArgumentException if a dimension or the shared memory size is out of its limit
+     * @throws KernelException if a thread failed or broke a convergence rule
+     * CUDA: running the launch under {@code nvprof --metrics warp_execution_efficiency} or Nsight Compute.
+     */
+    public LaunchProfile profile(LaunchConfig config, Kernel kernel) {
+        LaunchJob job = prepare(config, kernel, true);
+        defaultStream.enqueue(job, engine.smCount() - 1);
+        defaultStream.synchronize();
+        return job.profile();
+    }
+
+    /**
+     * Profiles a launch of {@code grid} CTAs of {@code block} threads; see {@link #profile(LaunchConfig, Kernel)}.
+     *
+     * @throws IllegalArgumentException if a dimension is out of its limit (the message names it)
+     * @throws KernelException if a thread failed or broke a convergence rule
+     */
+    public LaunchProfile profile(Dim3 grid, Dim3 block, Kernel kernel) {
+        return profile(LaunchConfig.of(grid, block), kernel);
     }
 
     /** The stream {@link #launch} uses. CUDA: the default stream. */
@@ -170,8 +202,11 @@ public final class Device implements AutoCloseable {
         return engine;
     }
 
-    /** Validates a launch and binds its program: everything that can fail before a thread runs. */
-    LaunchJob prepare(LaunchConfig launch, Kernel kernel) {
+    /**
+     * Validates a launch and binds its program (its profiling variant if {@code profiled}): everything that can
+     * fail before a thread runs.
+     */
+    LaunchJob prepare(LaunchConfig launch, Kernel kernel, boolean profiled) {
         checkOpen();
         if (LaunchJob.callerIsInKernel()) {
             throw new UnsupportedOperationException(
@@ -194,9 +229,14 @@ public final class Device implements AutoCloseable {
                 "sharedMemoryBytes must be <= the device's %d bytes of shared memory per CTA: %d", limit, launch.sharedMemoryBytes());
         boolean declared = launch.sharedMemoryBytes() > 0;
         CompiledKernel compiled = selector.select(kernel);
-        return new LaunchJob(kernel, compiled.bind(kernel), g, b, config.warpSize(), engine.smCount(),
-                declared ? launch.sharedMemoryBytes() : limit,
-                declared ? "launch's declared sharedMemoryBytes" : "device's per-CTA shared memory limit");
+        int sharedLimit = declared ? launch.sharedMemoryBytes() : limit;
+        String sharedLimitName = declared ? "launch's declared sharedMemoryBytes" : "device's per-CTA shared memory limit";
+        if (profiled) {
+            return new LaunchJob(kernel, LaunchProfiler.of(kernel, compiled, config.warpSize()), g, b, config.warpSize(),
+                    engine.smCount(), sharedLimit, sharedLimitName);
+        }
+        return new LaunchJob(kernel, compiled.bind(kernel), g, b, config.warpSize(), engine.smCount(), sharedLimit,
+                sharedLimitName);
     }
 
     private void checkOpen() {

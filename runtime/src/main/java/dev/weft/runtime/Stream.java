@@ -55,7 +55,21 @@ public final class Stream {
      * CUDA: {@code kernel<<<grid, block, sharedMemoryBytes, stream>>>(...)}.
      */
     public CompletableFuture<Void> launch(LaunchConfig config, Kernel kernel) {
-        return enqueue(device.prepare(config, kernel), device.smCount());
+        return enqueue(device.prepare(config, kernel, false), device.smCount());
+    }
+
+    /**
+     * Queues a profiled launch described by {@code config}: as {@link #launch(LaunchConfig, Kernel)}, counting
+     * what its warps do (see {@link Device#profile(LaunchConfig, Kernel)} and {@link LaunchProfile}).
+     *
+     * @return a future of the launch's profile, completing exceptionally if the launch failed or was skipped
+     * @throws IllegalArgumentException if a dimension or the shared memory size is out of its limit
+     * @throws NullPointerException if an argument is null
+     * CUDA: a launch on {@code stream} under a profiler.
+     */
+    public CompletableFuture<LaunchProfile> profile(LaunchConfig config, Kernel kernel) {
+        LaunchJob job = device.prepare(config, kernel, true);
+        return enqueue(job, device.smCount()).thenApply(done -> job.profile());
     }
 
     /** Queues {@code job}, waking up to {@code wake} SMs once it may start; returns its own future. */

@@ -25,6 +25,14 @@
  * on the class path (the SIMD backend) compiles the kernels it can; {@link
  * dev.weft.runtime.Device#compileReport} says which executor runs a kernel and why.
  *
+ * <h2>Profiling</h2>
+ * {@link dev.weft.runtime.Device#profile(dev.weft.runtime.LaunchConfig, dev.weft.Kernel) Device.profile} (and
+ * {@link dev.weft.runtime.Stream#profile Stream.profile}) run a launch with counters and return a {@link
+ * dev.weft.runtime.LaunchProfile}: CTAs, warps, warp instructions issued and the threads active in them (the
+ * warp execution efficiency, as Nsight reports it), and per divergent branch how often it split a warp.
+ * A compiled kernel is profiled by a separately compiled variant, so ordinary launches pay nothing; the
+ * reference executor counts CTAs and warps only, and says so.
+ *
  * <h2>Errors</h2>
  * Launch parameters are checked before any thread runs; a kernel's failure becomes a
  * {@link dev.weft.runtime.KernelException} naming the CTA and thread; a barrier or warp operation not

@@ -18,15 +18,16 @@ public final class Tour {
     static final List<Consumer<String[]>> LESSONS = List.of(
             Sample01_FirstGrid::main,
             Sample02_ThreadIds2D::main,
-            Sample03_SharedMemoryAndBarriers::main,
-            Sample04_TreeReduction::main,
-            Sample05_TiledMatmul::main,
-            Sample06_AtomicsHistogram::main,
-            Sample07_WarpVoteAndShuffle::main,
-            Sample08_StreamsAndEvents::main,
-            Sample09_BadInput::main,
-            Sample10_SfuAccuracy::main,
-            Sample11_SimtVersusSimd::main);
+            Sample03_Divergence::main,
+            Sample04_SharedMemoryAndBarriers::main,
+            Sample05_TreeReduction::main,
+            Sample06_TiledMatmul::main,
+            Sample07_AtomicsHistogram::main,
+            Sample08_WarpVoteAndShuffle::main,
+            Sample09_StreamsAndEvents::main,
+            Sample10_BadInput::main,
+            Sample11_SfuAccuracy::main,
+            Sample12_SimtVersusSimd::main);
 
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("all")) {

@@ -12,6 +12,7 @@ import dev.weft.simd.internal.gen.CodeGen;
 import dev.weft.simd.internal.gen.HiddenClasses;
 import dev.weft.simd.internal.gen.Lanes;
 import dev.weft.simd.internal.gen.Listing;
+import dev.weft.simd.internal.gen.Profiling;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Graph;
 import dev.weft.simd.internal.ir.Kind;
@@ -49,14 +50,23 @@ final class Compiler {
      * @param params the kernel's parameters: captured values, then static fields
      * @param listing the teaching view
      * @param compileNanos how long the compilation took
+     * @param profiling the counters, for a profiling variant; null for the ordinary code
      */
-    record Code(MethodHandle constructor, List<Param> params, String listing, long compileNanos) {
+    record Code(MethodHandle constructor, List<Param> params, String listing, long compileNanos, Profiling profiling) {
     }
 
     private Compiler() {
     }
 
     static Code compile(LambdaSource src, int warpSize) {
+        return compile(src, warpSize, false);
+    }
+
+    /**
+     * Compiles the kernel, or with {@code profiled} its profiling variant: the same code with counters (see
+     * {@link Profiling}), in groups of whole warps.
+     */
+    static Code compile(LambdaSource src, int warpSize, boolean profiled) {
         long t0 = System.nanoTime();
         MethodModel impl = src.implementation();
         ClassModel cls = src.implClassModel();
@@ -74,6 +84,9 @@ final class Compiler {
             }
         }
         int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : defaultGroup(g, cfg, warpSize);
+        if (profiled) {
+            group = Math.max(group, warpSize);
+        }
         // Warp operations exchange values between the lanes of a warp: the group must be exactly one warp.
         boolean warpOps = WarpSync.hasWarpOps(g);
         if (warpOps) {
@@ -97,7 +110,7 @@ final class Compiler {
             }
         }
         Decline tooLarge = null;
-        for (; group >= Lanes.L32 && (!warpOps || group == warpSize); group /= 2) {
+        for (; group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
             Uniformity ua = new Uniformity(g, cfg, true, withinWarp);
             if (warpOps) {
@@ -128,6 +141,8 @@ final class Compiler {
                 listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
             }
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
+            Profiling profiling = profiled ? new Profiling(g, warpSize, group) : null;
+            gen.withProfiling(profiling);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
             long tGen0 = System.nanoTime();
             byte[] bytes;
@@ -169,7 +184,7 @@ final class Compiler {
                     v.u().apply();
                 }
                 String listing = Listing.of(g, cfg, header, listed);
-                return new Code(ctor, List.copyOf(g.params), listing, nanos);
+                return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling);
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
                         + " does not load: " + e, e);

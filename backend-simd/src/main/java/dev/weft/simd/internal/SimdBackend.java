@@ -4,13 +4,18 @@ import dev.weft.Kernel;
 import dev.weft.runtime.CompileReport;
 import dev.weft.runtime.spi.Compilation;
 import dev.weft.runtime.spi.CompiledKernel;
+import dev.weft.runtime.spi.Cta;
 import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.runtime.spi.DeviceShape;
 import dev.weft.runtime.spi.KernelBackend;
+import dev.weft.runtime.spi.ProfiledProgram;
+import dev.weft.simd.internal.Compiler.Code;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.gen.C1Exclusion;
+import dev.weft.simd.internal.gen.Profiling;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The SIMD backend: compiles kernel lambdas to Vector API code, a warp's threads on vector lanes. Found by the
@@ -22,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SimdBackend implements KernelBackend {
 
-    private record Key(String method, String descriptor, int warpSize) {
+    private record Key(String method, String descriptor, int warpSize, boolean profiled) {
     }
 
     /** A compilation, or the reasons there is none. */
@@ -63,28 +68,73 @@ public final class SimdBackend implements KernelBackend {
         } catch (Decline d) {
             return new Compilation.Declined(d.reasons());
         }
-        Key key = new Key(src.implMethod, src.implDescriptor, device.warpSize());
         Class<?> owner;
         try {
             owner = Class.forName(src.implClass.replace('/', '.'), false, src.loader);
         } catch (ClassNotFoundException | LinkageError e) {
             owner = kernel.getClass();
         }
-        Outcome o = CACHE.get(owner).computeIfAbsent(key, k -> {
-            try {
-                return new Outcome(Compiler.compile(src, device.warpSize()), null);
-            } catch (Decline d) {
-                return new Outcome(null, d.reasons());
-            }
-        });
+        Outcome o = outcome(owner, src, device.warpSize(), false);
         if (o.code() == null) {
             return new Compilation.Declined(o.reasons());
         }
         try {
             Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().constructor(), o.code().params(), src.loader);
-            return new Compilation.Compiled(new SimdKernel(o.code(), binder));
+            Class<?> implOwner = owner;
+            return new Compilation.Compiled(new SimdKernel(o.code(), binder,
+                    () -> profilingBinder(kernel.getClass(), implOwner, src, device.warpSize())));
         } catch (Decline d) {
             return new Compilation.Declined(d.reasons());
+        }
+    }
+
+    /** The cached compilation of the kernel (or its profiling variant), compiling it on first use. */
+    private static Outcome outcome(Class<?> owner, LambdaSource src, int warpSize, boolean profiled) {
+        Key key = new Key(src.implMethod, src.implDescriptor, warpSize, profiled);
+        return CACHE.get(owner).computeIfAbsent(key, k -> {
+            try {
+                return new Outcome(Compiler.compile(src, warpSize, profiled), null);
+            } catch (Decline d) {
+                return new Outcome(null, d.reasons());
+            }
+        });
+    }
+
+    /** Compiles the profiling variant and its binder; throws UnsupportedOperationException saying why not. */
+    private static Profiled profilingBinder(Class<?> kernelClass, Class<?> owner, LambdaSource src, int warpSize) {
+        Outcome o = outcome(owner, src, warpSize, true);
+        try {
+            if (o.code() != null) {
+                Code code = o.code();
+                return new Profiled(Binder.create(kernelClass, src.lambda, code.constructor(), code.params(), src.loader),
+                        code.profiling());
+            }
+        } catch (Decline d) {
+            o = new Outcome(null, d.reasons());
+        }
+        throw new UnsupportedOperationException("simd backend: no profiling variant of this kernel: " + String.join("; ", o.reasons()));
+    }
+
+    /** The profiling variant of a kernel class: its binder and its counters. */
+    private record Profiled(Binder binder, Profiling profiling) {
+    }
+
+    /** One profiled launch: the profiling variant's program, and what its counters mean. */
+    private record ProfiledLaunch(CtaProgram program, Profiling profiling) implements ProfiledProgram {
+
+        @Override
+        public void runCta(Cta cta) {
+            program.runCta(cta);
+        }
+
+        @Override
+        public int counterCount() {
+            return profiling.counterCount();
+        }
+
+        @Override
+        public Counts decode(long[] totals) {
+            return profiling.decode(totals);
         }
     }
 
@@ -92,11 +142,26 @@ public final class SimdBackend implements KernelBackend {
     private static final class SimdKernel implements CompiledKernel {
         private final CompileReport report;
         private final Binder binder;
+        private final Supplier<Profiled> profilingVariant;
+        private volatile Profiled profiled;
         private volatile boolean directiveChecked;
 
-        SimdKernel(Compiler.Code code, Binder binder) {
+        SimdKernel(Compiler.Code code, Binder binder, Supplier<Profiled> profilingVariant) {
             this.report = new CompileReport("simd", true, List.of(), code.listing());
             this.binder = binder;
+            this.profilingVariant = profilingVariant;
+        }
+
+        /** Compiles the profiling variant on the first profiled launch (the backend caches it per method). */
+        @Override
+        public ProfiledProgram bindProfiled(Kernel kernel) {
+            Profiled p = profiled;
+            if (p == null) {
+                p = profilingVariant.get();
+                profiled = p;
+            }
+            C1Exclusion.ensure();
+            return new ProfiledLaunch(p.binder().bind(kernel), p.profiling());
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.weft.runtime.internal;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
+import dev.weft.runtime.LaunchProfile;
 import dev.weft.runtime.spi.Cta;
 import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.runtime.spi.KernelFault;
@@ -35,6 +36,8 @@ public final class LaunchJob implements Cta.CancelSource {
     private final String sharedLimitName;
     private final long ctaCount;
     private final long chunk;
+    /** Null unless the launch is profiled. */
+    private final LaunchProfiler profiler;
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong remaining;
     private volatile Throwable failure;
@@ -42,8 +45,20 @@ public final class LaunchJob implements Cta.CancelSource {
 
     public LaunchJob(Kernel kernel, CtaProgram program, Dim3 grid, Dim3 block, int warpSize, int smCount,
             int sharedLimitBytes, String sharedLimitName) {
+        this(kernel, program, null, grid, block, warpSize, smCount, sharedLimitBytes, sharedLimitName);
+    }
+
+    /** A profiled launch: runs {@code profiler}'s program, counting into it. */
+    public LaunchJob(Kernel kernel, LaunchProfiler profiler, Dim3 grid, Dim3 block, int warpSize, int smCount,
+            int sharedLimitBytes, String sharedLimitName) {
+        this(kernel, profiler.program(), profiler, grid, block, warpSize, smCount, sharedLimitBytes, sharedLimitName);
+    }
+
+    private LaunchJob(Kernel kernel, CtaProgram program, LaunchProfiler profiler, Dim3 grid, Dim3 block, int warpSize,
+            int smCount, int sharedLimitBytes, String sharedLimitName) {
         this.kernel = kernel;
         this.program = program;
+        this.profiler = profiler;
         this.grid = grid;
         this.block = block;
         this.warpSize = warpSize;
@@ -56,6 +71,11 @@ public final class LaunchJob implements Cta.CancelSource {
         // SMs share it: about 50-100 ns, the whole cost of a small compiled CTA), while the last chunks
         // stay small enough for an uneven grid to balance.
         this.chunk = Math.clamp(ctaCount / (16L * smCount), 1, 32);
+    }
+
+    /** The profile of this launch, once done; only for a launch made with a profiler. */
+    public LaunchProfile profile() {
+        return profiler.result();
     }
 
     /** Whether the calling thread is running a CTA, i.e. is inside a kernel. */
@@ -120,7 +140,11 @@ public final class LaunchJob implements Cta.CancelSource {
     private void runCta(Cta cta, int bx, int by, int bz) {
         cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
         try {
-            program.runCta(cta);
+            if (profiler == null) {
+                program.runCta(cta);
+            } else {
+                profiler.run(cta);
+            }
         } catch (KernelFault f) {
             fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
         } catch (Throwable t) {

@@ -17,6 +17,7 @@ public final class Cta {
     private Dim3 blockDim = Dim3.of(1);
     private int warpSize = 32;
     private CancelSource cancelSource;
+    private long[] counters;
 
     /** Says whether a launch was cancelled; implemented by the runtime. */
     public interface CancelSource {
@@ -89,4 +90,16 @@ public final class Cta {
         return cancelSource != null && cancelSource.cancelled();
     }
 
+    /**
+     * This CTA's profiling counters, zeroed for it, or {@code null} when its launch is not profiled: a
+     * {@link ProfiledProgram} adds to them, the runtime sums them over the launch.
+     */
+    public long[] counters() {
+        return counters;
+    }
+
+    /** Sets the counters of the CTA about to run ({@code null} after it); called by the runtime. */
+    public void useCounters(long[] counters) {
+        this.counters = counters;
+    }
 }

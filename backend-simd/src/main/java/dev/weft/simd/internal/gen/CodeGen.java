@@ -112,6 +112,8 @@ public final class CodeGen {
     private final int l32 = Lanes.L32;
     private final int l64 = Lanes.L64;
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
+    /** Set for the profiling variant only: the ordinary variant's code has no trace of profiling. */
+    private Profiling profiling;
 
     public CodeGen(Graph g, Cfg cfg, int warpSize, int groupSize) {
         this.g = g;
@@ -123,6 +125,12 @@ public final class CodeGen {
         if (regs32 < 1 || groupSize % Lanes.L32 != 0 || groupSize > 64) {
             throw new IllegalArgumentException("group size " + groupSize + " for " + Lanes.L32 + "-lane registers");
         }
+    }
+
+    /** Makes this the kernel's profiling variant: the code counts into {@code p}'s counters (see {@link Profiling}). */
+    public CodeGen withProfiling(Profiling p) {
+        this.profiling = p;
+        return this;
     }
 
     /** Bytecode size of each generated method, after {@link #generate}. */
@@ -276,6 +284,8 @@ public final class CodeGen {
         private int faultLengthSlot;
         private int[] rowSlots;
         private Block cur;
+        /** The local holding the CTA's profiling counters, in the profiling variant. */
+        private int profilingCounters = -1;
         private final Set<Node> nullChecked = new HashSet<>();
         /** Values used only in their own block: locals from the pool at definition, released after the last use. */
         private final Set<Node> deferred = new HashSet<>();
@@ -774,6 +784,10 @@ public final class CodeGen {
             cb.lconst_0();
             cb.lstore(bitsSlot);
             initLocals();
+            if (profiling != null) {
+                profilingCounters = local(TypeKind.REFERENCE);
+                profiling.prologue(cb, ctaSlot, profilingCounters);
+            }
             if (rowSlots != null) {
                 for (int sl : rowSlots) {
                     cb.iconst_0();
@@ -1127,6 +1141,9 @@ public final class CodeGen {
             for (Block j : plan.regionJoins.getOrDefault(b, List.of())) {
                 cb.iconst_1();
                 cb.istore(flagSlot.get(j));
+            }
+            if (profiling != null) {
+                profiling.blockEntry(cb, profilingCounters, b, curMask());
             }
             materializeDerived(b);
             for (Node x : b.phis) {
@@ -2806,6 +2823,9 @@ public final class CodeGen {
                     } else {
                         int[] c = condMask(b.cond, b);
                         int[] cm = curMask();
+                        if (profiling != null) {
+                            profiling.branch(cb, profilingCounters, b, cm, c);
+                        }
                         // Threads going to a block with nothing to do need no mask.
                         if (plan.run.get(t) != Run.NONE) {
                             int[] mTrue = tempMasks(regs32);
@@ -2929,6 +2949,9 @@ public final class CodeGen {
                 cb.aload(dm[r]);
                 cb.invokevirtual(Vec.MASK, "or", mt(Vec.MASK, Vec.MASK));
                 cb.astore(dm[r]);
+            }
+            if (profiling != null) {
+                profiling.switchBranch(cb, profilingCounters, b, cm, List.copyOf(edgeMasks.values()));
             }
             for (Map.Entry<Block, int[]> e : edgeMasks.entrySet()) {
                 edge(b, e.getKey(), e.getValue(), Boolean.TRUE);

@@ -4,6 +4,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.CompileReport;
 import dev.weft.runtime.spi.CompiledKernel;
 import dev.weft.runtime.spi.CtaProgram;
+import dev.weft.runtime.spi.ProfiledProgram;
 import java.util.List;
 
 /**
@@ -35,6 +36,18 @@ public final class ReferenceKernel implements CompiledKernel {
     @Override
     public CompileReport report() {
         return report;
+    }
+
+    /**
+     * Always refuses: each thread runs as ordinary Java, one after another or suspended at its barriers, so
+     * no warp issues instructions under a mask and there is nothing a warp-level count could honestly
+     * report. CTAs and warps are still counted by the runtime.
+     */
+    @Override
+    public ProfiledProgram bindProfiled(Kernel kernel) {
+        throw new UnsupportedOperationException("the reference executor runs each thread as ordinary Java, not warps "
+                + "under masks: warp instructions and branch splits are counted only for kernels a backend compiles"
+                + (report.reasons().isEmpty() ? "" : " (not compiled: " + String.join("; ", report.reasons()) + ")"));
     }
 
     @Override

@@ -4,23 +4,23 @@ import dev.weft.Dim3;
 import dev.weft.runtime.Device;
 
 /**
- * Lesson 7: warp vote and shuffle. The 32 threads of a warp can talk without shared memory.
+ * Lesson 8: warp vote and shuffle. The 32 threads of a warp can talk without shared memory.
  *
  * <p>A warp executes as one unit, so its threads can exchange registers directly. {@code ballot(p)} gives
  * every lane a 32-bit mask of which lanes have {@code p} true; {@code shflDown(v, d)} gives lane {@code i}
  * the value of lane {@code i + d}. Five shuffle steps (16, 8, 4, 2, 1) sum a value across a warp: after
  * them, lane 0 holds the warp's sum, with no shared memory and no barrier.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=7}. You should see, for one warp,
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=8}. You should see, for one warp,
  * the ballot of "my value is odd" as bits, and the warp sums computed by shuffles equal to plain sums.
  */
-public final class Sample07_WarpVoteAndShuffle {
+public final class Sample08_WarpVoteAndShuffle {
 
-    private Sample07_WarpVoteAndShuffle() {
+    private Sample08_WarpVoteAndShuffle() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 7: warp vote and shuffle");
+        Lessons.title("Lesson 8: warp vote and shuffle");
         int warps = 64;
         int n = warps * 32;
         int[] values = new int[n];

@@ -7,7 +7,7 @@ import dev.weft.runtime.DeviceConfig;
 import dev.weft.runtime.ExecutorChoice;
 
 /**
- * Lesson 3: shared memory and barriers. Threads of one CTA share arrays, and meet at
+ * Lesson 4: shared memory and barriers. Threads of one CTA share arrays, and meet at
  * {@code syncThreads()}.
  *
  * <p>Each CTA reverses its 256-element slice of an array: thread {@code i} writes element {@code i} into a
@@ -20,16 +20,16 @@ import dev.weft.runtime.ExecutorChoice;
  * until it must wait, in thread order, so thread 0 reads element 255 before thread 255 has written it.
  * Every CTA gets a fresh, zeroed shared array, so the missing values read as 0.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=3}. You should see 0 wrong
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=4}. You should see 0 wrong
  * elements with the barrier, and about half of them wrong without it.
  */
-public final class Sample03_SharedMemoryAndBarriers {
+public final class Sample04_SharedMemoryAndBarriers {
 
-    private Sample03_SharedMemoryAndBarriers() {
+    private Sample04_SharedMemoryAndBarriers() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 3: shared memory and barriers");
+        Lessons.title("Lesson 4: shared memory and barriers");
         int block = 256;
         int n = block * 64;
         int[] in = new int[n];

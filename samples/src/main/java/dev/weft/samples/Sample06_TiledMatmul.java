@@ -5,7 +5,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.Device;
 
 /**
- * Lesson 5: tiled matrix multiply. Shared memory as a cache the program manages itself.
+ * Lesson 6: tiled matrix multiply. Shared memory as a cache the program manages itself.
  *
  * <p>{@code C = A·B} with one thread per element of C. A naive kernel reads a row of A and a column of B from
  * global memory for every element: each input is read N times. The tiled kernel lets a 16×16 CTA load a
@@ -18,17 +18,17 @@ import dev.weft.runtime.Device;
  * accumulates its dot product in the same k order as the plain triple loop, so the results are identical to
  * the last bit.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=5}.
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=6}.
  */
-public final class Sample05_TiledMatmul {
+public final class Sample06_TiledMatmul {
 
-    private Sample05_TiledMatmul() {
+    private Sample06_TiledMatmul() {
     }
 
     static final int TILE = 16;
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 5: 16x16 tiled matrix multiply");
+        Lessons.title("Lesson 6: 16x16 tiled matrix multiply");
         int m = 100;
         int k = 75;
         int n = 130;

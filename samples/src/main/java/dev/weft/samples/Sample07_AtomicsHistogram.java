@@ -6,7 +6,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.Device;
 
 /**
- * Lesson 6: atomics and a histogram. When many threads update the same memory, plain {@code +=} loses
+ * Lesson 7: atomics and a histogram. When many threads update the same memory, plain {@code +=} loses
  * updates; atomics do not.
  *
  * <p>Every thread classifies one byte into one of 64 bins. The first kernel updates the global histogram
@@ -16,16 +16,16 @@ import dev.weft.runtime.Device;
  * The third uses a plain {@code +=} on the global array, and loses counts as soon as two SMs update the
  * same bin at once.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=6}. You should see the first two
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=7}. You should see the first two
  * totals equal to the input size, and the plain one, run on several SMs, short of it (how much varies).
  */
-public final class Sample06_AtomicsHistogram {
+public final class Sample07_AtomicsHistogram {
 
-    private Sample06_AtomicsHistogram() {
+    private Sample07_AtomicsHistogram() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 6: atomics and a histogram");
+        Lessons.title("Lesson 7: atomics and a histogram");
         int n = 1 << 20;
         byte[] bytes = new byte[n];
         new java.util.Random(6).nextBytes(bytes);

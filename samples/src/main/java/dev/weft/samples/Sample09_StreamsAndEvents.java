@@ -7,7 +7,7 @@ import dev.weft.runtime.Stream;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Lesson 8: streams and events. Launches that return at once, run in order per stream, and wait for
+ * Lesson 9: streams and events. Launches that return at once, run in order per stream, and wait for
  * each other only where the program says so.
  *
  * <p>Two streams each fill and then scale their own array: within a stream the two launches run in order;
@@ -16,15 +16,15 @@ import java.util.concurrent.CompletableFuture;
  * which is how grids that depend on grids are joined. The host gets a {@link CompletableFuture} per launch
  * and can compose them like any other futures.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=8}.
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=9}.
  */
-public final class Sample08_StreamsAndEvents {
+public final class Sample09_StreamsAndEvents {
 
-    private Sample08_StreamsAndEvents() {
+    private Sample09_StreamsAndEvents() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 8: streams and events");
+        Lessons.title("Lesson 9: streams and events");
         int n = 1 << 16;
         float[] a = new float[n];
         float[] b = new float[n];

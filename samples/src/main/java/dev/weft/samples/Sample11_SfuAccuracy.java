@@ -8,7 +8,7 @@ import dev.weft.simd.sfu.VectorSfu;
 import jdk.incubator.vector.FloatVector;
 
 /**
- * Lesson 10: the special function unit and its accuracy. A GPU computes 1/x, 1/sqrt(x), 2^x, log2(x),
+ * Lesson 11: the special function unit and its accuracy. A GPU computes 1/x, 1/sqrt(x), 2^x, log2(x),
  * sin and cos approximately, on a separate unit, and fast-math code trades accuracy for that speed.
  *
  * <p>The Tesla SM's SFU interpolates each function quadratically from a table of 64 or 128 segments, in
@@ -21,17 +21,17 @@ import jdk.incubator.vector.FloatVector;
  * often it is exactly rounded; compares {@code FastMath.expf} with {@code Math.exp} at a few arguments; runs
  * the SFU inside a kernel; and checks that the vector unit {@link VectorSfu} gives the same bits.
  *
- * <p>Run it: {@code mvn -q -pl samples -am compile exec:exec -Dtour.args=10}. You should see rcp's largest
+ * <p>Run it: {@code mvn -q -pl samples -am compile exec:exec -Dtour.args=11}. You should see rcp's largest
  * error under 1 ulp with most results exactly rounded, expf's error growing with |x|, and "same bits".
  * The full Table 1 report: {@code mvn -q -pl backend-simd -am compile exec:exec@sfu-report}.
  */
-public final class Sample10_SfuAccuracy {
+public final class Sample11_SfuAccuracy {
 
-    private Sample10_SfuAccuracy() {
+    private Sample11_SfuAccuracy() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 10: the special function unit and its accuracy");
+        Lessons.title("Lesson 11: the special function unit and its accuracy");
         double worstUlp = 0;
         long exact = 0;
         long count = 0;

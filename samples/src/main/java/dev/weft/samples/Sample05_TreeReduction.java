@@ -5,7 +5,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.Device;
 
 /**
- * Lesson 4: a tree reduction. Summing an array is the classic kernel that needs cooperation.
+ * Lesson 5: a tree reduction. Summing an array is the classic kernel that needs cooperation.
  *
  * <p>Each CTA of 256 threads loads 256 elements into shared memory, then halves the number of active
  * threads at every step: threads {@code 0..s-1} add element {@code tid + s} into element {@code tid}, and a
@@ -16,15 +16,15 @@ import dev.weft.runtime.Device;
  * <p>Floating-point addition is not associative, so the tree's sum differs from a left-to-right loop in
  * the last bits; the check compares against a sum in double with a tolerance.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=4}.
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=5}.
  */
-public final class Sample04_TreeReduction {
+public final class Sample05_TreeReduction {
 
-    private Sample04_TreeReduction() {
+    private Sample05_TreeReduction() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 4: a shared-memory tree reduction");
+        Lessons.title("Lesson 5: a shared-memory tree reduction");
         int n = 100_000; // small: on the reference executor every barrier suspends every thread
         int block = 256;
         int ctas = (n + block - 1) / block;

@@ -5,7 +5,7 @@ import dev.weft.runtime.Device;
 import dev.weft.runtime.KernelException;
 
 /**
- * Lesson 9: what happens on bad input. A GPU runtime must fail clearly, never hang, and stay usable.
+ * Lesson 10: what happens on bad input. A GPU runtime must fail clearly, never hang, and stay usable.
  *
  * <p>Four mistakes, and what Weft says about each: a CTA larger than the hardware allows is rejected before
  * any thread runs, naming the parameter and the limit; an exception in one thread fails the launch with that
@@ -13,15 +13,15 @@ import dev.weft.runtime.KernelException;
  * some threads take is reported with where each thread was, instead of the hang it would be on a GPU; and
  * after all of this the same device runs the next launch normally.
  *
- * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=9}.
+ * <p>Run it: {@code mvn -q -pl samples -am verify exec:exec -Dtour.args=10}.
  */
-public final class Sample09_BadInput {
+public final class Sample10_BadInput {
 
-    private Sample09_BadInput() {
+    private Sample10_BadInput() {
     }
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 9: bad input");
+        Lessons.title("Lesson 10: bad input");
         int[] data = new int[1000];
         try (Device device = Device.create()) {
             try {

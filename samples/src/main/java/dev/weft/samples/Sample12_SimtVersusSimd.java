@@ -6,13 +6,14 @@ import dev.weft.runtime.CompileReport;
 import dev.weft.runtime.Device;
 import dev.weft.runtime.DeviceConfig;
 import dev.weft.runtime.ExecutorChoice;
+import dev.weft.runtime.LaunchProfile;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Lesson 11: SIMT beside SIMD. The same computation written per thread (SIMT, a Weft kernel) and per
+ * Lesson 12: SIMT beside SIMD. The same computation written per thread (SIMT, a Weft kernel) and per
  * vector (SIMD, hand-written Vector API code), and what the compiler made of the first.
  *
  * <p>The kernel has a branch: positive inputs are scaled, the others negated. A SIMT programmer writes an
@@ -23,18 +24,25 @@ import jdk.incubator.vector.VectorSpecies;
  * values meet again in a {@code phi} "merged under masks". Loads indexed by {@code globalIdX()} are
  * recognised as contiguous (base + lane) and become vector loads, not gathers.
  *
- * <p>Run it: {@code mvn -q -pl samples -am compile exec:exec -Dtour.args=11}. You should see the same
- * output from all three versions, three timings, and the listing.
+ * <p>The price of the branch is the same on both sides of the comparison: with random signs nearly every warp
+ * has threads on both paths, so the warp runs both, each under its mask, as the SIMD loop computes both
+ * results and blends them. The profile ({@link Device#profile}) says so: the sign test splits nearly every
+ * warp, and the warp execution efficiency (the average fraction of a warp's threads active in the
+ * instructions it issued) is well under 100%.
+ *
+ * <p>Run it: {@code mvn -q -pl samples -am compile exec:exec -Dtour.args=12}. You should see the same
+ * output from all three versions, three timings, the warp execution efficiency with the sign test splitting
+ * nearly every warp, and the listing.
  */
-public final class Sample11_SimtVersusSimd {
+public final class Sample12_SimtVersusSimd {
 
-    private Sample11_SimtVersusSimd() {
+    private Sample12_SimtVersusSimd() {
     }
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     public static void main(String[] args) {
-        Lessons.title("Lesson 11: SIMT beside SIMD");
+        Lessons.title("Lesson 12: SIMT beside SIMD");
         int n = 1 << 20;
         float s = 2f;
         float[] x = Lessons.random(n, 11);
@@ -86,10 +94,19 @@ public final class Sample11_SimtVersusSimd {
             double tSimd = Lessons.bestMillis(10, simd);
             double tRef = Lessons.bestMillis(3, () -> ref.launch(grid, block, reference));
             CompileReport report = device.compileReport(simt);
+            LaunchProfile profile = device.profile(grid, block, simt);
             System.out.println("  " + n + " elements; the three outputs are identical, bit for bit");
             System.out.println(Lessons.row("SIMT: Weft kernel (" + report.executor() + ")", tSimt));
             System.out.println(Lessons.row("SIMD: hand-written Vector API, 1 thread", tSimd));
             System.out.println(Lessons.row("SIMT on the reference executor", tRef));
+            System.out.println();
+            // The kernel's inner if splits nearly every warp (random signs), so each side runs at about half
+            // the warp: what the SIMD loop's blend pays too, computing both results for every lane.
+            LaunchProfile.Branch sign = profile.branches().stream()
+                    .max(java.util.Comparator.comparingLong(LaunchProfile.Branch::splits)).orElseThrow();
+            System.out.printf("  Its profile: warp execution efficiency %.1f%%; the sign test split %,d of %,d warps%n",
+                    100 * profile.warpExecutionEfficiency(), sign.splits(), sign.evaluations());
+            System.out.println("  (both sides of a split branch run, each under its mask: lesson 3)");
             System.out.println();
             System.out.println("  What the SIMD backend made of the kernel (its compile report):");
             for (String line : report.listing().split("\n")) {

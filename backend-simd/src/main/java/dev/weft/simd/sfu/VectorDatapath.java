@@ -39,10 +39,14 @@ import jdk.incubator.vector.VectorSpecies;
  * the lanes equal the scalar unit's long arithmetic bit for bit.
  */
 record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift, int c1Mask,
-                      int squareShift, int squareHalf, int squareHalfMask, int squareCross, int c2Shift) {
+                      int squareDrop, int c2Shift) {
 
     static final VectorSpecies<Integer> INT = IntVector.SPECIES_PREFERRED;
     private static final int LANES = INT.length();
+    /** Entries in two blocks of LANES, the unit of the lookup loop. */
+    private static final int PAIR = 2 * LANES;
+    /** Moves the index bit that tells two blocks apart to the sign bit. */
+    private static final int ODD_SHIFT = 31 - Integer.numberOfTrailingZeros(LANES);
     private static final int C1_FIELD = 32 - Datapath.C2_POSITION;
 
     /**
@@ -51,17 +55,20 @@ record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift
      */
     static VectorDatapath of(Datapath d) {
         TableSpec spec = d.spec();
-        if (d.segments() % (2 * INT.length()) != 0) {
+        if (d.segments() % PAIR != 0) {
             throw new IllegalStateException("internal: SFU table of " + d.segments()
                     + " entries does not split into pairs of " + INT.length() + "-lane vectors");
         }
-        int half = spec.squareShift() / 2;
+        if (spec.lowBits() > 17 || spec.squareShift() < 2) {
+            throw new IllegalStateException("internal: SFU table with x_l of " + spec.lowBits()
+                    + " bits or a squarer dropping " + spec.squareShift() + " does not fit the one-product square");
+        }
         int[] c0 = d.c0Table().clone();
         for (int i = 0; i < c0.length; i++) {
             c0[i] <<= d.c0Shift();
         }
-        return new VectorDatapath(c0, d.c12Table(), spec.lowBits(), (1 << spec.lowBits()) - 1, d.c1Shift(), (1 << d.c1Shift()) - 1, spec.squareShift(), half, (1 << half) - 1,
-                half + 1, d.c2Shift());
+        return new VectorDatapath(c0, d.c12Table(), spec.lowBits(), (1 << spec.lowBits()) - 1, d.c1Shift(),
+                (1 << d.c1Shift()) - 1, spec.squareShift() - 2, d.c2Shift());
     }
 
     /**
@@ -72,14 +79,20 @@ record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift
         IntVector index = argument.lanewise(VectorOperators.LSHR, lowBits);
         IntVector xl = argument.and(lowMask);
 
-        // C0 and the packed C1/C2 word of each lane's segment: one-vector permutes of each block of
-        // LANES entries, merged in order, each block overriding the lanes whose index reaches it.
-        IntVector coefficient0 = index.selectFrom(IntVector.fromArray(INT, c0, 0));
-        IntVector packed = index.selectFrom(IntVector.fromArray(INT, c12, 0));
-        for (int base = LANES; base < c0.length; base += LANES) {
+        // C0 and the packed C1/C2 word of each lane's segment: a one-vector permute of each block of
+        // LANES entries (selectFrom wraps the index); adjacent blocks merged by the index bit that tells
+        // them apart (moved to the sign bit, all that a blend instruction reads), the pairs in order by
+        // comparison. A tree merge by index bits throughout measured no faster and needs more bytecode.
+        VectorMask<Integer> odd = index.lanewise(VectorOperators.LSHL, ODD_SHIFT).compare(VectorOperators.LT, 0);
+        // Any start: the first blend (index >= 0) takes every lane.
+        IntVector coefficient0 = index;
+        IntVector packed = index;
+        for (int base = 0; base < c0.length; base += PAIR) {
             VectorMask<Integer> reached = index.compare(VectorOperators.GE, base);
-            coefficient0 = coefficient0.blend(index.selectFrom(IntVector.fromArray(INT, c0, base)), reached);
-            packed = packed.blend(index.selectFrom(IntVector.fromArray(INT, c12, base)), reached);
+            coefficient0 = coefficient0.blend(index.selectFrom(IntVector.fromArray(INT, c0, base))
+                    .blend(index.selectFrom(IntVector.fromArray(INT, c0, base + LANES)), odd), reached);
+            packed = packed.blend(index.selectFrom(IntVector.fromArray(INT, c12, base))
+                    .blend(index.selectFrom(IntVector.fromArray(INT, c12, base + LANES)), odd), reached);
         }
 
         // floor(C1·x_l / 2^s1), with x_l split at s1.
@@ -87,11 +100,10 @@ record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift
         IntVector linear = c1.mul(xl.lanewise(VectorOperators.LSHR, c1Shift))
                 .add(c1.mul(xl.and(c1Mask)).lanewise(VectorOperators.ASHR, c1Shift));
 
-        // sq = floor(x_l² / 2^t) from x_l = xh·2^(t/2) + xlo; then floor(C2·sq / 2^s2).
-        IntVector xh = xl.lanewise(VectorOperators.LSHR, squareHalf);
-        IntVector xlo = xl.and(squareHalfMask);
-        IntVector square = xh.mul(xh).add(xh.mul(xlo).lanewise(VectorOperators.LSHL, squareCross)
-                .add(xlo.mul(xlo)).lanewise(VectorOperators.LSHR, squareShift));
+        // sq = floor(x_l² / 2^t) in one 32-bit product: with x_l = 2y + b, x_l² = 4·y(y + b) + b, and
+        // y(y + b) < 2^32 as an unsigned int; b < 4 never carries past bit 1, so sq = y(y + b) >>> (t − 2).
+        IntVector y = xl.lanewise(VectorOperators.LSHR, 1);
+        IntVector square = y.mul(y.add(xl.and(1))).lanewise(VectorOperators.LSHR, squareDrop);
         IntVector quadratic = packed.lanewise(VectorOperators.ASHR, Datapath.C2_POSITION).mul(square)
                 .lanewise(VectorOperators.ASHR, c2Shift);
 

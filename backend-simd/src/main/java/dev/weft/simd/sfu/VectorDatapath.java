@@ -3,8 +3,10 @@ package dev.weft.simd.sfu;
 import dev.weft.internal.sfu.Datapath;
 import dev.weft.internal.sfu.TableSpec;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -38,7 +40,7 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code floor(x² / 2^2k) = xh² + floor((2·xh·xlo·2^k + xlo²) / 2^2k)}. Both identities are exact, so
  * the lanes equal the scalar unit's long arithmetic bit for bit.
  */
-record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift, int c1Mask,
+record VectorDatapath(int[] c0, int[] c12, long[] words, int lowBits, int lowMask, int c1Shift, int c1Mask,
                       int squareDrop, int c2Shift) {
 
     static final VectorSpecies<Integer> INT = IntVector.SPECIES_PREFERRED;
@@ -47,6 +49,12 @@ record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift
     private static final int PAIR = 2 * LANES;
     /** Moves the index bit that tells two blocks apart to the sign bit. */
     private static final int ODD_SHIFT = 31 - Integer.numberOfTrailingZeros(LANES);
+    static final VectorSpecies<Long> LONG = LongVector.SPECIES_PREFERRED;
+    /** Even lanes first, then odd: the order in which {@link #sumGathered} gathers the lanes. */
+    private static final VectorShuffle<Integer> EVEN_THEN_ODD =
+            VectorShuffle.fromOp(INT, i -> i < LANES / 2 ? 2 * i : 2 * (i - LANES / 2) + 1);
+    private static final VectorMask<Integer> ODD_LANES = VectorMask.fromLong(INT, 0xAAAA_AAAA_AAAA_AAAAL);
+    private static final ThreadLocal<int[]> GATHER_INDEXES = ThreadLocal.withInitial(() -> new int[LANES]);
     private static final int C1_FIELD = 32 - Datapath.C2_POSITION;
 
     /**
@@ -67,7 +75,11 @@ record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift
         for (int i = 0; i < c0.length; i++) {
             c0[i] <<= d.c0Shift();
         }
-        return new VectorDatapath(c0, d.c12Table(), spec.lowBits(), (1 << spec.lowBits()) - 1, d.c1Shift(),
+        long[] words = new long[c0.length];
+        for (int i = 0; i < c0.length; i++) {
+            words[i] = (long) d.c12Table()[i] << 32 | c0[i] & 0xFFFF_FFFFL;
+        }
+        return new VectorDatapath(c0, d.c12Table(), words, spec.lowBits(), (1 << spec.lowBits()) - 1, d.c1Shift(),
                 (1 << d.c1Shift()) - 1, spec.squareShift() - 2, d.c2Shift());
     }
 
@@ -107,6 +119,29 @@ record VectorDatapath(int[] c0, int[] c12, int lowBits, int lowMask, int c1Shift
         IntVector quadratic = packed.lanewise(VectorOperators.ASHR, Datapath.C2_POSITION).mul(square)
                 .lanewise(VectorOperators.ASHR, c2Shift);
 
+        return coefficient0.add(linear).add(quadratic);
+    }
+
+    /** As {@link #sum}, the coefficients fetched by two 64-bit gathers. */
+    IntVector sumGathered(IntVector argument) {
+        IntVector index = argument.lanewise(VectorOperators.LSHR, lowBits);
+        IntVector xl = argument.and(lowMask);
+        int[] indexes = GATHER_INDEXES.get();
+        index.rearrange(EVEN_THEN_ODD).intoArray(indexes, 0);
+        LongVector even = LongVector.fromArray(LONG, words, 0, indexes, 0);
+        LongVector odd = LongVector.fromArray(LONG, words, 0, indexes, LANES / 2);
+        IntVector coefficient0 = even.reinterpretAsInts()
+                .blend(odd.lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), ODD_LANES);
+        IntVector packed = odd.reinterpretAsInts()
+                .blend(even.lanewise(VectorOperators.LSHR, 32).reinterpretAsInts(), ODD_LANES.not());
+
+        IntVector c1 = packed.lanewise(VectorOperators.LSHL, C1_FIELD).lanewise(VectorOperators.ASHR, C1_FIELD);
+        IntVector linear = c1.mul(xl.lanewise(VectorOperators.LSHR, c1Shift))
+                .add(c1.mul(xl.and(c1Mask)).lanewise(VectorOperators.ASHR, c1Shift));
+        IntVector y = xl.lanewise(VectorOperators.LSHR, 1);
+        IntVector square = y.mul(y.add(xl.and(1))).lanewise(VectorOperators.LSHR, squareDrop);
+        IntVector quadratic = packed.lanewise(VectorOperators.ASHR, Datapath.C2_POSITION).mul(square)
+                .lanewise(VectorOperators.ASHR, c2Shift);
         return coefficient0.add(linear).add(quadratic);
     }
 }

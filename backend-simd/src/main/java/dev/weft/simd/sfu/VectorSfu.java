@@ -94,7 +94,7 @@ public final class VectorSfu {
     /** {@link Sfu#rcp} in every lane. PTX: {@code rcp.approx.ftz.f32}. */
     public static FloatVector rcp(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
-        IntVector sum = RCP.sum(bits.and(FRACTION));
+        IntVector sum = RCP.sumGathered(bits.and(FRACTION));
         IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
         IntVector result = exponent.neg().add(252).lanewise(VectorOperators.LSHL, 23)
                 .add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
@@ -122,7 +122,7 @@ public final class VectorSfu {
         IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
         // An even unbiased exponent (odd biased) reads the [1, 2) half of the table, an odd one the
         // [2, 4) half, selected by bit 23 of the argument.
-        IntVector sum = RSQRT.sum(exponent.not().and(1)
+        IntVector sum = RSQRT.sumGathered(exponent.not().and(1)
                 .lanewise(VectorOperators.LSHL, 23).or(bits.and(FRACTION)));
         IntVector result = exponent.sub(127).lanewise(VectorOperators.ASHR, 1).neg().add(125)
                 .lanewise(VectorOperators.LSHL, 23).add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
@@ -150,7 +150,7 @@ public final class VectorSfu {
         FloatVector scaled = x.mul(0x1p23f);
         IntVector half = bits.and(SIGN).or(HALF_BITS).blend(0, exponent.compare(VectorOperators.GE, 127));
         IntVector fixed = (IntVector) scaled.add(half.reinterpretAsFloats()).convert(VectorOperators.F2I, 0);
-        IntVector sum = EX2.sum(fixed.and(FRACTION));
+        IntVector sum = EX2.sumGathered(fixed.and(FRACTION));
         IntVector result = fixed.lanewise(VectorOperators.ASHR, 23).add(126).lanewise(VectorOperators.LSHL, 23)
                 .add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
         result = result.blend(0, result.compare(VectorOperators.LT, MIN_NORMAL));

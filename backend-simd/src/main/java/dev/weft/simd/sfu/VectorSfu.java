@@ -26,10 +26,12 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <h2>Performance notes</h2>
  * Each function is a straight line of integer and float lane operations: range reduction, a table
- * lookup by lane permutes ({@link VectorDatapath}), the fixed-point interpolation, and the result's
- * exponent. Special values (zeros, subnormals, infinities, NaN, out-of-range arguments) are tested with
- * one mask per call and handled on a separate path only when some lane has one. Nothing allocates once
- * C2 has inlined a call, and the species and tables are {@code static final}.
+ * lookup by lane permutes or by gathers ({@link VectorDatapath}), the fixed-point interpolation, and the
+ * result's exponent. Special values (zeros, subnormals, infinities, NaN, out-of-range arguments) are
+ * tested with one mask per call and handled on a separate path only when some lane has one. Nothing
+ * allocates once C2 has inlined a call, and the species and tables are {@code static final}; rcp and
+ * rsqrt fetch a per-thread scratch array for their gathers' indexes (a {@code ThreadLocal} read per
+ * call).
  *
  * <p>Inlining is what makes it fast, so the code is shaped for C2's heuristics: every method is under
  * 325 bytecodes (FreqInlineSize) and calls at most the datapath (and sine its range reduction) of its
@@ -39,11 +41,13 @@ import jdk.incubator.vector.VectorSpecies;
  * that emits these calls can remove the doubt with
  * {@code -XX:CompileCommand=inline,dev.weft.simd.sfu.*::*}.
  *
- * <p>Measured on an AVX2 machine (Zen 3, 8 lanes), 2 to 4 ns per element: faster than a scalar
- * {@code Math} loop for 2^x, log2, sin and cos (2.4 to 4.4 times), slower than the Vector API's own
- * operators (which call SVML polynomials, or are a single division or square root instruction). Half
- * of the time is the table lookups: 8 permutes and 7 blends per 64-entry coefficient word with 8
- * lanes. See the SFU benchmark in the benchmarks module.
+ * <p>Measured on an AVX2 machine (Zen 3, 8 lanes, about 2.6 GHz), 13 to 29 ns per 8-lane vector: faster
+ * than a scalar {@code Math} loop for 2^x, log2, sin and cos (2.5 to 5.6 times), slower than the Vector
+ * API's own operators: 2 to 3.4 times for EXP, LOG, SIN and COS, which call SVML's polynomials, and 14
+ * times for division and 6 for square root with division, single instructions (3 and 7 cycles per
+ * vector against the unit's 38 and 41). The coefficient lookup alone, about 8 ns (22 cycles) per
+ * vector for a 64-segment table however it is done on AVX2 (16 permutes or two gathers), costs more
+ * than SVML's whole exp (13 cycles) or log (17). See the SFU benchmark in the benchmarks module.
  */
 public final class VectorSfu {
 
@@ -94,7 +98,7 @@ public final class VectorSfu {
     /** {@link Sfu#rcp} in every lane. PTX: {@code rcp.approx.ftz.f32}. */
     public static FloatVector rcp(FloatVector x) {
         IntVector bits = x.reinterpretAsInts();
-        IntVector sum = RCP.sum(bits.and(FRACTION));
+        IntVector sum = RCP.sumGathered(bits.and(FRACTION));
         IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
         IntVector result = exponent.neg().add(252).lanewise(VectorOperators.LSHL, 23)
                 .add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));
@@ -122,7 +126,7 @@ public final class VectorSfu {
         IntVector exponent = bits.lanewise(VectorOperators.LSHR, 23).and(0xFF);
         // An even unbiased exponent (odd biased) reads the [1, 2) half of the table, an odd one the
         // [2, 4) half, selected by bit 23 of the argument.
-        IntVector sum = RSQRT.sum(exponent.not().and(1)
+        IntVector sum = RSQRT.sumGathered(exponent.not().and(1)
                 .lanewise(VectorOperators.LSHL, 23).or(bits.and(FRACTION)));
         IntVector result = exponent.sub(127).lanewise(VectorOperators.ASHR, 1).neg().add(125)
                 .lanewise(VectorOperators.LSHL, 23).add(sum.add(HALF_OF_6).lanewise(VectorOperators.ASHR, 6));

@@ -11,8 +11,8 @@
  *
  * <h2>Performance notes</h2>
  * The functions are meant to be inlined into the caller's loop (see {@link dev.weft.simd.sfu.VectorSfu});
- * they allocate nothing once inlined. Two to four nanoseconds per element on AVX2, where half of it is
- * table lookups by lane permutes.
+ * they allocate nothing once inlined. Two to four nanoseconds per element on AVX2, where over half of it
+ * is the coefficient lookup (lane permutes, or gathers for the 128-segment tables).
  *
  * <p>Null policy: no method of this package accepts or returns {@code null}.
  */

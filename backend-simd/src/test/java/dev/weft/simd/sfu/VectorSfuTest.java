@@ -4,15 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weft.FastMath;
 import dev.weft.Sfu;
+import dev.weft.internal.sfu.Datapath;
+import dev.weft.internal.sfu.SfuTables;
 import java.util.SplittableRandom;
 import java.util.function.BinaryOperator;
 import java.util.function.UnaryOperator;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import org.junit.jupiter.api.Test;
 
 /**
  * The vector unit returns, lane for lane, the scalar unit's bits: on every input of the Table 1 sweeps,
- * on the special values, and on a spread of all bit patterns.
+ * on the special values, on a spread of all bit patterns, and the datapath alone on every argument.
  */
 class VectorSfuTest {
 
@@ -89,6 +92,37 @@ class VectorSfuTest {
         for (Pair f : new Pair[] {FUNCTIONS[4], FUNCTIONS[5]}) {
             assertSameBits(f, bits(0.5f), bits((float) (Math.PI / 2)), 1);
             assertSameBits(f, bits(0x1p-20f), bits(0.5f), 3);
+        }
+    }
+
+    /**
+     * Both lookups of the vector datapath, permutes and gathers, on every argument of every table
+     * (both halves of the reciprocal square root's), against the scalar datapath: this covers every
+     * segment with every x_l, which the function sweeps do not for sine.
+     */
+    @Test
+    void datapath_everyArgumentOfEveryTable_sameSumAsScalar() {
+        int[] argument = new int[LANES];
+        int[] permuted = new int[LANES];
+        int[] gathered = new int[LANES];
+        for (Datapath scalar : SfuTables.all()) {
+            VectorDatapath vector = VectorDatapath.of(scalar);
+            int arguments = scalar.segments() << scalar.spec().lowBits();
+            for (int a = 0; a < arguments; a += LANES) {
+                for (int i = 0; i < LANES; i++) {
+                    argument[i] = a + i;
+                }
+                IntVector v = IntVector.fromArray(VectorDatapath.INT, argument, 0);
+                vector.sum(v).intoArray(permuted, 0);
+                vector.sumGathered(v).intoArray(gathered, 0);
+                for (int i = 0; i < LANES; i++) {
+                    int expected = scalar.sum(argument[i]);
+                    if (permuted[i] != expected || gathered[i] != expected) {
+                        assertEquals(expected, permuted[i], scalar.spec() + " permuted sum(" + argument[i] + ")");
+                        assertEquals(expected, gathered[i], scalar.spec() + " gathered sum(" + argument[i] + ")");
+                    }
+                }
+            }
         }
     }
 

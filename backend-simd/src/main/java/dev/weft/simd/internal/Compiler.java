@@ -3,6 +3,7 @@ package dev.weft.simd.internal;
 import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.Pressure;
+import dev.weft.simd.internal.analysis.SharedAllocations;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.analysis.WarpSync;
 import dev.weft.simd.internal.front.Decline;
@@ -65,6 +66,10 @@ final class Compiler {
         Graph g = Parser.parse(name, cls, impl, src.capturedNames(impl), src);
         long tParse = System.nanoTime();
         Cfg cfg = new Cfg(g);
+        List<String> allocations = SharedAllocations.number(g, cfg);
+        if (!allocations.isEmpty()) {
+            throw new Decline(allocations);
+        }
         boolean readsThreadIdx = false;
         for (Block b : g.blocks) {
             for (Node n : b.nodes) {
@@ -100,6 +105,13 @@ final class Compiler {
         for (; group >= Lanes.L32 && (!warpOps || group == warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
             Uniformity ua = new Uniformity(g, cfg, true, withinWarp);
+            List<String> lengths = new ArrayList<>(SharedAllocations.varyingLengths(g, ua));
+            if (readsThreadIdx) {
+                lengths.addAll(SharedAllocations.varyingLengths(g, new Uniformity(g, cfg, false, withinWarp)));
+            }
+            if (!lengths.isEmpty()) {
+                throw new Decline(lengths.stream().distinct().toList());
+            }
             if (warpOps) {
                 List<String> why = new ArrayList<>(WarpSync.check(g, cfg, ua));
                 if (readsThreadIdx) {

@@ -17,6 +17,7 @@ import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Barrier;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -112,6 +113,10 @@ public final class CodeGen {
     private final int l32 = Lanes.L32;
     private final int l64 = Lanes.L64;
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
+    /** Blocks that end at a barrier (their last node), in the order of their barrier's number. */
+    private final List<Block> barrierBlocks = new ArrayList<>();
+    /** Values kept across each barrier, per variant method, for the listing. */
+    private final Map<String, Map<Block, List<String>>> keptAcross = new LinkedHashMap<>();
 
     public CodeGen(Graph g, Cfg cfg, int warpSize, int groupSize) {
         this.g = g;
@@ -123,6 +128,44 @@ public final class CodeGen {
         if (regs32 < 1 || groupSize % Lanes.L32 != 0 || groupSize > 64) {
             throw new IllegalArgumentException("group size " + groupSize + " for " + Lanes.L32 + "-lane registers");
         }
+        for (Block b : g.blocks) {
+            if (!b.nodes.isEmpty() && b.nodes.getLast().op == Op.BARRIER) {
+                barrierBlocks.add(b);
+            }
+        }
+        barrierBlocks.sort((x, y) -> Integer.compare(barrierOf(x).id(), barrierOf(y).id()));
+    }
+
+    private static Barrier barrierOf(Block b) {
+        return (Barrier) b.nodes.getLast().aux;
+    }
+
+    /** Whether the kernel has barriers: its CTAs then run in phases ({@link Phases}). */
+    private boolean phased() {
+        return !barrierBlocks.isEmpty();
+    }
+
+    /**
+     * For the listing: per variant method, per barrier block, the values the generated code keeps across it
+     * (besides masks and flags), after {@link #generate}.
+     */
+    public Map<String, Map<Block, List<String>>> keptAcross() {
+        return keptAcross;
+    }
+
+    /** The barrier table {@link Phases#next} reads: {@code site|where} per barrier node, node 1 first. */
+    private String barrierTable() {
+        int max = 0;
+        for (Block b : barrierBlocks) {
+            max = Math.max(max, barrierOf(b).id());
+        }
+        String[] lines = new String[max];
+        java.util.Arrays.fill(lines, "0|?");
+        for (Block b : barrierBlocks) {
+            Barrier bar = barrierOf(b);
+            lines[bar.id() - 1] = bar.site() + "|" + bar.where();
+        }
+        return String.join("\n", lines);
     }
 
     /** Bytecode size of each generated method, after {@link #generate}. */
@@ -143,12 +186,15 @@ public final class CodeGen {
                 ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
                         .orElse(ClassHierarchyResolver.defaultResolver())));
         ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
-        ClassDesc[] vtypes = new ClassDesc[ptypes.length + 4];
+        ClassDesc[] vtypes = new ClassDesc[ptypes.length + (phased() ? 5 : 4)];
         System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);
         vtypes[ptypes.length] = Vec.CTA;
         vtypes[ptypes.length + 1] = CD_int;
         vtypes[ptypes.length + 2] = CD_int;
         vtypes[ptypes.length + 3] = CD_int;
+        if (phased()) {
+            vtypes[ptypes.length + 4] = Vec.PHASES;
+        }
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         return cf.build(name, clb -> {
             clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
@@ -181,6 +227,21 @@ public final class CodeGen {
                 cb.aload(2);
                 cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
                 cb.istore(5);
+                // With barriers, a variant runs one phase per call (every group to its next barrier); the loop
+                // here runs phases until every thread has returned (see Phases).
+                Label phase = cb.newLabel();
+                Label check = cb.newLabel();
+                if (phased()) {
+                    cb.iload(3);
+                    cb.iload(4);
+                    cb.imul();
+                    cb.iload(5);
+                    cb.imul();
+                    cb.loadConstant(n);
+                    cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
+                    cb.astore(6);
+                    cb.labelBinding(phase);
+                }
                 // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
                 for (Variant v : variants) {
                     Label next = cb.newLabel();
@@ -216,11 +277,32 @@ public final class CodeGen {
                     cb.iload(3);
                     cb.iload(4);
                     cb.iload(5);
-                    cb.invokestatic(name, v.method(), variantType);
-                    cb.return_();
+                    if (phased()) {
+                        cb.aload(6);
+                        cb.invokestatic(name, v.method(), variantType);
+                        cb.goto_(check);
+                    } else {
+                        cb.invokestatic(name, v.method(), variantType);
+                        cb.return_();
+                    }
                     cb.labelBinding(next);
                 }
                 cb.return_();
+                if (phased()) {
+                    cb.labelBinding(check);
+                    cb.aload(6);
+                    cb.aload(1);
+                    cb.iload(3);
+                    cb.iload(4);
+                    cb.imul();
+                    cb.iload(5);
+                    cb.imul();
+                    cb.loadConstant(n);
+                    cb.loadConstant(barrierTable());
+                    cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
+                    cb.ifne(phase);
+                    cb.return_();
+                }
             });
             for (Variant v : variants) {
                 v.u().apply();
@@ -266,6 +348,24 @@ public final class CodeGen {
         private final int bxSlot;
         private final int bySlot;
         private final int bzSlot;
+        /** With barriers: the {@link Phases} parameter, and locals for its arrays and this group's index. */
+        private int phasesSlot = -1;
+        private int stopArraySlot;
+        private int lanesArraySlot;
+        private final int[] spillArraySlots = new int[5];
+        private int groupIndexSlot;
+        private int spillStride;
+        /** Spill rows: per storage class (int, long, float, double, reference), local slot to column. */
+        private final List<Map<Integer, Integer>> columns = new ArrayList<>();
+        /** Locals kept across every barrier: masks, flags, loop aborts, shadows (type class, slot). */
+        private final List<int[]> alwaysKept = new ArrayList<>();
+        /** Per barrier block, the locals of the values live across it (type class, slot). */
+        private final Map<Block, List<int[]>> keptAt = new IdentityHashMap<>();
+        private final Map<Block, Label> resumeLabel = new IdentityHashMap<>();
+        private Label nextGroup;
+        private final List<Integer> refInits = new ArrayList<>();
+        /** The static types of spilled reference locals. */
+        private final Map<Integer, ClassDesc> refTypes = new HashMap<>();
         private int threadsSlot;
         private int baseSlot;
         private int faultLaneSlot;
@@ -300,6 +400,9 @@ public final class CodeGen {
             bxSlot = slot++;
             bySlot = slot++;
             bzSlot = slot++;
+            if (phased()) {
+                phasesSlot = slot++;
+            }
             nextSlot = slot;
         }
 
@@ -419,6 +522,7 @@ public final class CodeGen {
                     case LONG -> longInits.add(s);
                     case FLOAT -> floatInits.add(s);
                     case DOUBLE -> doubleInits.add(s);
+                    case REFERENCE -> refInits.add(s);
                     default -> throw new IllegalStateException("init of " + k);
                 }
             }
@@ -553,6 +657,415 @@ public final class CodeGen {
                 }
                 derived.put(b, m);
             }
+            if (phased()) {
+                planSpills();
+            }
+        }
+
+        // ---- barriers ---------------------------------------------------------------------------
+
+        /** Storage classes of spilled locals: the {@link Phases} array each goes to. */
+        private static final int SPILL_INT = 0;
+        private static final int SPILL_LONG = 1;
+        private static final int SPILL_FLOAT = 2;
+        private static final int SPILL_DOUBLE = 3;
+        private static final int SPILL_REF = 4;
+
+        private int spillClass(TypeKind t) {
+            return switch (t) {
+                case INT, BOOLEAN, BYTE, CHAR, SHORT -> SPILL_INT;
+                case LONG -> SPILL_LONG;
+                case FLOAT -> SPILL_FLOAT;
+                case DOUBLE -> SPILL_DOUBLE;
+                default -> SPILL_REF;
+            };
+        }
+
+        /**
+         * What each barrier keeps: the state of the masked code (every mask, flag and loop abort, and the shadows
+         * of values leaving divergent loops: few, and cheap to keep), and the values whose live range in the
+         * linear code spans the barrier.
+         *
+         * <p>Live range: the code runs blocks in linear order and jumps back only from a loop's end to its
+         * header, so a value's locals are live from the first block that touches them (its definition, or for a
+         * phi the first incoming edge's copy) to the last that reads them; a range that enters or leaves a loop
+         * covers the whole loop, since every iteration may come back to it. A barrier at the end of block B keeps
+         * the values whose range starts at or before B and ends after it.
+         */
+        private void planSpills() {
+            for (int i = 0; i < 5; i++) {
+                columns.add(new LinkedHashMap<>());
+            }
+            for (int[] c : classSlots.values()) {
+                for (int sl : c) {
+                    alwaysKept.add(new int[] {SPILL_REF, sl});
+                    refTypes.put(sl, Vec.MASK);
+                }
+            }
+            for (int[] c : accSlots.values()) {
+                for (int sl : c) {
+                    alwaysKept.add(new int[] {SPILL_REF, sl});
+                    refTypes.put(sl, Vec.MASK);
+                }
+            }
+            for (int sl : flagSlot.values()) {
+                alwaysKept.add(new int[] {SPILL_INT, sl});
+            }
+            for (int sl : abortSlot.values()) {
+                alwaysKept.add(new int[] {SPILL_INT, sl});
+            }
+            for (Storage.Vectors sh : shadow.values()) {
+                for (int sl : sh.slots()) {
+                    alwaysKept.add(new int[] {SPILL_REF, sl});
+                    refTypes.put(sl, Vec.vector(sh.kind()));
+                }
+            }
+            // Accesses per value, as positions in the linear order.
+            Map<Node, int[]> range = new IdentityHashMap<>();
+            java.util.function.BiConsumer<Node, Block> touch = (x, b) -> {
+                Integer p = cfg.position.get(b);
+                if (p == null) {
+                    return;
+                }
+                int[] r = range.computeIfAbsent(x, k -> new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE});
+                r[0] = Math.min(r[0], p);
+                r[1] = Math.max(r[1], p);
+            };
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    touch.accept(x, b);
+                    for (int i = 0; i < x.in.size(); i++) {
+                        touch.accept(x, b.preds.get(i));
+                        touch.accept(x.in(i), b.preds.get(i));
+                    }
+                }
+                for (Node x : b.nodes) {
+                    touch.accept(x, b);
+                    for (Node o : x.in) {
+                        touch.accept(o, b);
+                    }
+                }
+                if (b.cond != null) {
+                    touch.accept(b.cond, b);
+                }
+            }
+            for (int[] r : range.values()) {
+                boolean changed = true;
+                while (changed) {
+                    changed = false;
+                    for (Cfg.Loop l : cfg.loops) {
+                        int h = cfg.position.get(l.header);
+                        int e = cfg.position.get(l.last);
+                        boolean inside = r[1] >= h && r[0] <= e;
+                        if (inside && (r[0] < h || r[1] > e) && (r[0] > h || r[1] < e)) {
+                            r[0] = Math.min(r[0], h);
+                            r[1] = Math.max(r[1], e);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            int stride = 0;
+            for (Block b : barrierBlocks) {
+                int p = cfg.position.get(b);
+                List<int[]> kept = new ArrayList<>(alwaysKept);
+                List<String> names = new ArrayList<>();
+                for (Map.Entry<Node, int[]> e : range.entrySet()) {
+                    Node x = e.getKey();
+                    int[] r = e.getValue();
+                    if (r[0] > p || r[1] <= p || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
+                            || x.op == Op.SREG || deferred.contains(x)) {
+                        continue;
+                    }
+                    int before = kept.size();
+                    switch (storage.get(x)) {
+                        case Storage.Scalar sc -> {
+                            kept.add(new int[] {spillClass(Vec.typeKind(sc.kind())), sc.slot()});
+                            if (sc.kind().isArray()) {
+                                refTypes.put(sc.slot(), Vec.scalar(sc.kind()));
+                            }
+                        }
+                        case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> kept.add(new int[] {SPILL_INT, sc.slot()});
+                        case Storage.Vectors vs -> {
+                            for (int sl : vs.slots()) {
+                                kept.add(new int[] {SPILL_REF, sl});
+                                refTypes.put(sl, Vec.vector(vs.kind()));
+                            }
+                        }
+                        case Storage.Masks ms -> {
+                            for (int sl : ms.slots()) {
+                                kept.add(new int[] {SPILL_REF, sl});
+                                refTypes.put(sl, Vec.MASK);
+                            }
+                        }
+                        case null, default -> {
+                        }
+                    }
+                    if (kept.size() > before) {
+                        names.add(x.name());
+                    }
+                }
+                // A local may hold two values (never at once); keep it once.
+                Map<Long, int[]> unique = new LinkedHashMap<>();
+                for (int[] k : kept) {
+                    unique.putIfAbsent(((long) k[0] << 32) | k[1], k);
+                }
+                kept = new ArrayList<>(unique.values());
+                for (int[] k : kept) {
+                    Map<Integer, Integer> col = columns.get(k[0]);
+                    col.putIfAbsent(k[1], col.size());
+                    stride = Math.max(stride, col.size());
+                }
+                keptAt.put(b, kept);
+                names.sort(java.util.Comparator.comparingInt(nm -> Integer.parseInt(nm.substring(1))));
+                keptAcross.computeIfAbsent(v.method(), k -> new LinkedHashMap<>()).put(b, names);
+                resumeLabel.put(b, cb.newLabel());
+            }
+            spillStride = Math.max(1, stride);
+            stopArraySlot = local(TypeKind.REFERENCE);
+            lanesArraySlot = local(TypeKind.REFERENCE);
+            for (int i = 0; i < 5; i++) {
+                spillArraySlots[i] = columns.get(i).isEmpty() ? -1 : local(TypeKind.REFERENCE);
+            }
+            groupIndexSlot = local(TypeKind.INT);
+        }
+
+        private static final String[] SPILL_FIELDS = {"ints", "longs", "floats", "doubles", "refs"};
+        private static final ClassDesc[] SPILL_ARRAYS = {CD_int.arrayType(), CD_long.arrayType(), CD_float.arrayType(),
+                CD_double.arrayType(), CD_Object.arrayType()};
+
+        /** CTA prologue of a phase: room for the spills, and the arrays in locals. */
+        private void phasePrologue() {
+            cb.aload(phasesSlot);
+            cb.iload(threadsSlot);
+            cb.loadConstant(n);
+            cb.loadConstant(spillStride);
+            cb.invokevirtual(Vec.PHASES, "reserve", mt(CD_void, CD_int, CD_int, CD_int));
+            cb.aload(phasesSlot);
+            cb.getfield(Vec.PHASES, "stop", CD_int.arrayType());
+            cb.astore(stopArraySlot);
+            cb.aload(phasesSlot);
+            cb.getfield(Vec.PHASES, "lanes", CD_long.arrayType());
+            cb.astore(lanesArraySlot);
+            for (int i = 0; i < 5; i++) {
+                if (spillArraySlots[i] >= 0) {
+                    cb.aload(phasesSlot);
+                    cb.getfield(Vec.PHASES, SPILL_FIELDS[i], SPILL_ARRAYS[i]);
+                    cb.astore(spillArraySlots[i]);
+                }
+            }
+            cb.iconst_0();
+            cb.istore(groupIndexSlot);
+        }
+
+        /**
+         * Group prologue of a phase: the masked code's state cleared (a group before this one may have stopped
+         * halfway), then, if the group stopped at a barrier, its values back and a jump to the barrier's end.
+         */
+        private void resumeGroup(Label fresh) {
+            for (int sl : flagSlot.values()) {
+                cb.iconst_0();
+                cb.istore(sl);
+            }
+            for (int sl : abortSlot.values()) {
+                cb.iconst_0();
+                cb.istore(sl);
+            }
+            List<int[]> accs = new ArrayList<>(accSlots.values());
+            if (!accs.isEmpty()) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iconst_0();
+                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                for (int[] a : accs) {
+                    for (int sl : a) {
+                        cb.dup();
+                        cb.astore(sl);
+                    }
+                }
+                cb.pop();
+            }
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.iaload();
+            List<SwitchCase> cases = new ArrayList<>();
+            for (Block b : barrierBlocks) {
+                cases.add(SwitchCase.of(barrierOf(b).id(), resumeLabel.get(b)));
+            }
+            cb.lookupswitch(fresh, cases);
+            for (Block b : barrierBlocks) {
+                cb.labelBinding(resumeLabel.get(b));
+                int row = spillRow();
+                for (int[] k : keptAt.get(b)) {
+                    cb.aload(spillArraySlots[k[0]]);
+                    cb.iload(row);
+                    cb.loadConstant(columns.get(k[0]).get(k[1]));
+                    cb.iadd();
+                    switch (k[0]) {
+                        case SPILL_INT -> {
+                            cb.iaload();
+                            cb.istore(k[1]);
+                        }
+                        case SPILL_LONG -> {
+                            cb.laload();
+                            cb.lstore(k[1]);
+                        }
+                        case SPILL_FLOAT -> {
+                            cb.faload();
+                            cb.fstore(k[1]);
+                        }
+                        case SPILL_DOUBLE -> {
+                            cb.daload();
+                            cb.dstore(k[1]);
+                        }
+                        default -> {
+                            cb.aaload();
+                            cb.checkcast(spillType(k[1]));
+                            cb.astore(k[1]);
+                        }
+                    }
+                }
+                releaseTemps();
+                cb.goto_(endLabel.get(b));
+            }
+        }
+
+        /** A temp holding this group's first column in the spill arrays. */
+        private int spillRow() {
+            int row = temp(TypeKind.INT);
+            cb.iload(groupIndexSlot);
+            cb.loadConstant(spillStride);
+            cb.imul();
+            cb.istore(row);
+            return row;
+        }
+
+        /** The static type of reference local {@code slot}, for the checkcast after a spill. */
+        private ClassDesc spillType(int slot) {
+            ClassDesc t = refTypes.get(slot);
+            return t != null ? t : CD_Object;
+        }
+
+        /**
+         * The end of a barrier's block: a fault recorded in this group fails the CTA now (as the reference
+         * executor fails it in this round); a group whose threads are not all here stops for good (the CTA
+         * fails after the phase, unless a later group faults first, as in the reference); otherwise the values
+         * live across the barrier go to the group's row, and the group stops until every group is here.
+         */
+        private void barrier(Block b) {
+            Barrier bar = barrierOf(b);
+            throwFault();
+            if (plan.maskOf.get(b) != g.entry()) {
+                // Not provably every thread of the group: count them.
+                Label all = cb.newLabel();
+                int[] m = curMask();
+                for (int r = 0; r < regs32; r++) {
+                    cb.aload(m[r]);
+                    cb.invokevirtual(Vec.MASK, "trueCount", mt(CD_int));
+                    if (r > 0) {
+                        cb.iadd();
+                    }
+                }
+                cb.iload(threadsSlot);
+                cb.iload(baseSlot);
+                cb.isub();
+                cb.loadConstant(n);
+                cb.invokestatic(ClassDesc.of("java.lang.Math"), "min", mt(CD_int, CD_int, CD_int));
+                cb.if_icmpeq(all);
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.loadConstant(-bar.id());
+                cb.iastore();
+                cb.aload(lanesArraySlot);
+                cb.iload(groupIndexSlot);
+                curBits();
+                cb.lastore();
+                cb.goto_(nextGroup);
+                cb.labelBinding(all);
+            }
+            int row = spillRow();
+            for (int[] k : keptAt.get(b)) {
+                cb.aload(spillArraySlots[k[0]]);
+                cb.iload(row);
+                cb.loadConstant(columns.get(k[0]).get(k[1]));
+                cb.iadd();
+                switch (k[0]) {
+                    case SPILL_INT -> {
+                        cb.iload(k[1]);
+                        cb.iastore();
+                    }
+                    case SPILL_LONG -> {
+                        cb.lload(k[1]);
+                        cb.lastore();
+                    }
+                    case SPILL_FLOAT -> {
+                        cb.fload(k[1]);
+                        cb.fastore();
+                    }
+                    case SPILL_DOUBLE -> {
+                        cb.dload(k[1]);
+                        cb.dastore();
+                    }
+                    default -> {
+                        cb.aload(k[1]);
+                        cb.aastore();
+                    }
+                }
+            }
+            releaseTemps();
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.loadConstant(bar.id());
+            cb.iastore();
+            cb.goto_(nextGroup);
+        }
+
+        /** Throws the fault recorded in this group, if any. */
+        private void throwFault() {
+            Label ok = cb.newLabel();
+            cb.iload(faultLaneSlot);
+            cb.iflt(ok);
+            cb.iload(baseSlot);
+            cb.iload(faultLaneSlot);
+            cb.iadd();
+            cb.iload(bxSlot);
+            cb.iload(bySlot);
+            cb.aload(faultCauseSlot);
+            cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
+            cb.athrow();
+            cb.labelBinding(ok);
+        }
+
+        /**
+         * A shared allocation: the CTA's k-th array, once per group (every thread of the group would get the same
+         * array). An allocation the runtime refuses (over the limit, or not the array another thread got) faults
+         * the first active thread, which is the thread that makes it first in the reference executor.
+         */
+        private void sharedAllocation(Node x) {
+            Label start = cb.newLabel();
+            Label end = cb.newLabel();
+            Label handler = cb.newLabel();
+            Label done = cb.newLabel();
+            String method = switch (x.kind) {
+                case INT_ARRAY -> "ints";
+                case LONG_ARRAY -> "longs";
+                case FLOAT_ARRAY -> "floats";
+                default -> "doubles";
+            };
+            cb.labelBinding(start);
+            cb.aload(ctaSlot);
+            cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
+            cb.loadConstant((Integer) x.aux);
+            scalar(x.in(0));
+            cb.invokevirtual(Vec.SHARED_MEMORY, method, mt(Vec.scalar(x.kind), CD_int, CD_int));
+            cb.labelBinding(end);
+            storeScalar(x);
+            cb.goto_(done);
+            cb.labelBinding(handler);
+            int cause = temp(TypeKind.REFERENCE);
+            cb.astore(cause);
+            uniformFault(() -> cb.aload(cause));
+            cb.labelBinding(done);
+            cb.exceptionCatch(start, end, handler, ClassDesc.of("java.lang.IllegalArgumentException"));
         }
 
         private void useCheck(Node x, Block b) {
@@ -774,6 +1287,10 @@ public final class CodeGen {
             cb.lconst_0();
             cb.lstore(bitsSlot);
             initLocals();
+            if (phased()) {
+                phasePrologue();
+                nextGroup = cb.newLabel();
+            }
             if (rowSlots != null) {
                 for (int sl : rowSlots) {
                     cb.iconst_0();
@@ -791,22 +1308,24 @@ public final class CodeGen {
             // No cancellation check per group: a CTA is at most 1024 threads, and the runtime checks between
             // CTAs (the reference executor checks once per round, which for a barrier-free kernel is the CTA).
             groupPrologue();
+            if (phased()) {
+                Label fresh = cb.newLabel();
+                resumeGroup(fresh);
+                cb.labelBinding(fresh);
+            }
             for (Block b : cfg.order) {
                 block(b);
             }
             // A fault recorded in this group fails the CTA; later groups never run, as in the reference.
-            Label ok = cb.newLabel();
-            cb.iload(faultLaneSlot);
-            cb.iflt(ok);
-            cb.iload(baseSlot);
-            cb.iload(faultLaneSlot);
-            cb.iadd();
-            cb.iload(bxSlot);
-            cb.iload(bySlot);
-            cb.aload(faultCauseSlot);
-            cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
-            cb.athrow();
-            cb.labelBinding(ok);
+            throwFault();
+            if (phased()) {
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.iconst_0();
+                cb.iastore();
+                cb.labelBinding(nextGroup);
+                cb.iinc(groupIndexSlot, 1);
+            }
             if (rowSlots != null) {
                 Label stepped = cb.newLabel();
                 cb.iinc(rowSlots[0], n);
@@ -898,6 +1417,10 @@ public final class CodeGen {
             for (int s : doubleInits) {
                 cb.dconst_0();
                 cb.dstore(s);
+            }
+            for (int s : refInits) {
+                cb.aconst_null();
+                cb.astore(s);
             }
             Map<Kind, List<int[]>> byKind = new EnumMap<>(Kind.class);
             for (int i = 0; i < vectorInits.size(); i++) {
@@ -1177,6 +1700,9 @@ public final class CodeGen {
             for (Node dead : dying.get(b.nodes.size())) {
                 release(dead);
             }
+            if (keptAt.containsKey(b)) {
+                barrier(b);
+            }
             if (!handlers.isEmpty()) {
                 cb.goto_(endLabel.get(b));
                 emitHandlers();
@@ -1451,6 +1977,14 @@ public final class CodeGen {
                 }
                 case WARP -> {
                     warp(x);
+                    return;
+                }
+                case SHARED -> {
+                    sharedAllocation(x);
+                    return;
+                }
+                case BARRIER -> {
+                    // At the block's end, after its terminator: see barrier(Block).
                     return;
                 }
                 default -> {

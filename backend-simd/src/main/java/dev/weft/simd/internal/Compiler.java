@@ -131,15 +131,17 @@ final class Compiler {
             // the other shapes).
             variants.add(new CodeGen.Variant("rowAligned", readsThreadIdx ? CodeGen.Layout.ROWS : CodeGen.Layout.GENERAL, ua, pa));
             List<Listing.Variant> listed = new ArrayList<>();
+            CodeGen gen = new CodeGen(g, cfg, warpSize, group);
+            java.util.Map<Block, List<String>> keptRows = new java.util.IdentityHashMap<>();
+            java.util.Map<Block, List<String>> keptGeneral = new java.util.IdentityHashMap<>();
             listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
-                    + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform", ua, pa));
+                    + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform", ua, pa, keptRows));
             if (readsThreadIdx) {
                 Uniformity ub = new Uniformity(g, cfg, false, withinWarp);
                 MaskPlan pb = new MaskPlan(g, cfg, ub);
                 variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
-                listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb));
+                listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb, keptGeneral));
             }
-            CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
             long tGen0 = System.nanoTime();
             byte[] bytes;
@@ -152,6 +154,8 @@ final class Compiler {
                 continue;
             }
             long tGen = System.nanoTime() - tGen0;
+            keptRows.putAll(gen.keptAcross().getOrDefault("rowAligned", java.util.Map.of()));
+            keptGeneral.putAll(gen.keptAcross().getOrDefault("general", java.util.Map.of()));
             dump(cd, bytes);
             int largest = largestMethod(bytes);
             if (largest > CodeGen.HUGE_METHOD_LIMIT) {

@@ -1064,6 +1064,8 @@ public final class CodeGen {
             int cause = temp(TypeKind.REFERENCE);
             cb.astore(cause);
             uniformFault(() -> cb.aload(cause));
+            // (No active thread: not reached; the array is not there for the rest of the block to use.)
+            cb.goto_(endLabel.get(cur));
             cb.labelBinding(done);
             cb.exceptionCatch(start, end, handler, ClassDesc.of("java.lang.IllegalArgumentException"));
         }

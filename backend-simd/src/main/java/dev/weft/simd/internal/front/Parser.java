@@ -320,7 +320,9 @@ public final class Parser {
         for (int bi = 0; bi < g.blocks.size(); bi++) {
             Block b = g.blocks.get(bi);
             for (int i = 0; i < b.nodes.size(); i++) {
-                if (b.nodes.get(i).op != Op.BARRIER || (i == b.nodes.size() - 1 && b.exit == Block.Exit.GOTO)) {
+                // Already split: the barrier ends the block, which jumps to a block entered only from it.
+                if (b.nodes.get(i).op != Op.BARRIER || (i == b.nodes.size() - 1 && b.exit == Block.Exit.GOTO
+                        && b.succs.get(0).preds.size() == 1 && b.succs.get(0) != entry)) {
                     continue;
                 }
                 Block c = g.newBlock();

@@ -357,8 +357,8 @@ public final class CodeGen {
         private int spillStride;
         /** Spill rows: per storage class (int, long, float, double, reference), local slot to column. */
         private final List<Map<Integer, Integer>> columns = new ArrayList<>();
-        /** Locals kept across every barrier: masks, flags, loop aborts, shadows (type class, slot). */
-        private final List<int[]> alwaysKept = new ArrayList<>();
+        /** The masked code's state, each with its live range. */
+        private final List<StateItem> stateItems = new ArrayList<>();
         /** Per barrier block, the locals of the values live across it (type class, slot). */
         private final Map<Block, List<int[]>> keptAt = new IdentityHashMap<>();
         private final Map<Block, Label> resumeLabel = new IdentityHashMap<>();
@@ -696,29 +696,49 @@ public final class CodeGen {
             for (int i = 0; i < 5; i++) {
                 columns.add(new LinkedHashMap<>());
             }
-            for (int[] c : classSlots.values()) {
-                for (int sl : c) {
-                    alwaysKept.add(new int[] {SPILL_REF, sl});
-                    refTypes.put(sl, Vec.MASK);
+            // Live ranges of the masked code's state: which blocks touch each mask and flag.
+            Map<Block, List<Block>> maskUsers = new IdentityHashMap<>();
+            for (Block b : cfg.order) {
+                for (Block m : killSets.get(b)) {
+                    maskUsers.computeIfAbsent(m, k -> new ArrayList<>()).add(b);
                 }
             }
-            for (int[] c : accSlots.values()) {
-                for (int sl : c) {
-                    alwaysKept.add(new int[] {SPILL_REF, sl});
-                    refTypes.put(sl, Vec.MASK);
+            for (Block x : cfg.order) {
+                Run r = plan.run.get(x);
+                List<Block> touching = new ArrayList<>(x.preds);
+                touching.add(x);
+                if (r == Run.MASK) {
+                    List<int[]> slots = new ArrayList<>();
+                    for (int sl : accSlots.get(x)) {
+                        slots.add(new int[] {SPILL_REF, sl});
+                        refTypes.put(sl, Vec.MASK);
+                    }
+                    stateItems.add(new StateItem(slots, range(touching)));
+                }
+                if (r == Run.MASK) {
+                    List<int[]> slots = new ArrayList<>();
+                    for (int sl : classSlots.get(x)) {
+                        slots.add(new int[] {SPILL_REF, sl});
+                        refTypes.put(sl, Vec.MASK);
+                    }
+                    List<Block> users = new ArrayList<>(maskUsers.getOrDefault(x, List.of()));
+                    users.add(x);
+                    stateItems.add(new StateItem(slots, range(users)));
+                }
+                if (r == Run.FLAG || r == Run.REGION) {
+                    if (r == Run.REGION) {
+                        // Set when the region's dominator starts.
+                        plan.regionJoins.forEach((d, joins) -> {
+                            if (joins.contains(x)) {
+                                touching.add(d);
+                            }
+                        });
+                    }
+                    stateItems.add(new StateItem(List.<int[]>of(new int[] {SPILL_INT, flagSlot.get(x)}), range(touching)));
                 }
             }
-            for (int sl : flagSlot.values()) {
-                alwaysKept.add(new int[] {SPILL_INT, sl});
-            }
-            for (int sl : abortSlot.values()) {
-                alwaysKept.add(new int[] {SPILL_INT, sl});
-            }
-            for (Storage.Vectors sh : shadow.values()) {
-                for (int sl : sh.slots()) {
-                    alwaysKept.add(new int[] {SPILL_REF, sl});
-                    refTypes.put(sl, Vec.vector(sh.kind()));
-                }
+            for (Map.Entry<Cfg.Loop, Integer> e : abortSlot.entrySet()) {
+                stateItems.add(new StateItem(List.<int[]>of(new int[] {SPILL_INT, e.getValue()}), range(new ArrayList<>(e.getKey().body))));
             }
             // Accesses per value, as positions in the linear order.
             Map<Node, int[]> range = new IdentityHashMap<>();
@@ -750,25 +770,17 @@ public final class CodeGen {
                 }
             }
             for (int[] r : range.values()) {
-                boolean changed = true;
-                while (changed) {
-                    changed = false;
-                    for (Cfg.Loop l : cfg.loops) {
-                        int h = cfg.position.get(l.header);
-                        int e = cfg.position.get(l.last);
-                        boolean inside = r[1] >= h && r[0] <= e;
-                        if (inside && (r[0] < h || r[1] > e) && (r[0] > h || r[1] < e)) {
-                            r[0] = Math.min(r[0], h);
-                            r[1] = Math.max(r[1], e);
-                            changed = true;
-                        }
-                    }
-                }
+                extendOverLoops(r);
             }
             int stride = 0;
             for (Block b : barrierBlocks) {
                 int p = cfg.position.get(b);
-                List<int[]> kept = new ArrayList<>(alwaysKept);
+                List<int[]> kept = new ArrayList<>();
+                for (StateItem it : stateItems) {
+                    if (it.range()[0] <= p && it.range()[1] > p) {
+                        kept.addAll(it.slots());
+                    }
+                }
                 List<String> names = new ArrayList<>();
                 for (Map.Entry<Node, int[]> e : range.entrySet()) {
                     Node x = e.getKey();
@@ -801,6 +813,13 @@ public final class CodeGen {
                         case null, default -> {
                         }
                     }
+                    Storage.Vectors sh = shadow.get(x);
+                    if (sh != null) {
+                        for (int sl : sh.slots()) {
+                            kept.add(new int[] {SPILL_REF, sl});
+                            refTypes.put(sl, Vec.vector(sh.kind()));
+                        }
+                    }
                     if (kept.size() > before) {
                         names.add(x.name());
                     }
@@ -828,6 +847,42 @@ public final class CodeGen {
                 spillArraySlots[i] = columns.get(i).isEmpty() ? -1 : local(TypeKind.REFERENCE);
             }
             groupIndexSlot = local(TypeKind.INT);
+        }
+
+        /** Mask, flag or loop-abort locals of the masked code, and the linear positions between which they live. */
+        private record StateItem(List<int[]> slots, int[] range) {
+        }
+
+        /** The range of positions of {@code blocks}, extended over loops as {@link #extendOverLoops} says. */
+        private int[] range(List<Block> blocks) {
+            int[] r = {Integer.MAX_VALUE, Integer.MIN_VALUE};
+            for (Block b : blocks) {
+                Integer p = b == null ? null : cfg.position.get(b);
+                if (p != null) {
+                    r[0] = Math.min(r[0], p);
+                    r[1] = Math.max(r[1], p);
+                }
+            }
+            extendOverLoops(r);
+            return r;
+        }
+
+        /** A range that enters or leaves a loop covers all of it: every iteration may come back to its locals. */
+        private void extendOverLoops(int[] r) {
+            boolean changed = true;
+            while (changed) {
+                changed = false;
+                for (Cfg.Loop l : cfg.loops) {
+                    int h = cfg.position.get(l.header);
+                    int e = cfg.position.get(l.last);
+                    boolean meets = r[1] >= h && r[0] <= e;
+                    if (meets && (r[0] < h || r[1] > e) && (r[0] > h || r[1] < e)) {
+                        r[0] = Math.min(r[0], h);
+                        r[1] = Math.max(r[1], e);
+                        changed = true;
+                    }
+                }
+            }
         }
 
         private static final String[] SPILL_FIELDS = {"ints", "longs", "floats", "doubles", "refs"};

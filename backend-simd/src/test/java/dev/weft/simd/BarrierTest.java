@@ -458,6 +458,29 @@ class BarrierTest {
         assertTrue(r.listing().contains("barrier"), r.listing());
     }
 
+    @Test
+    void groupsOfSeveralWarps_narrowWarps_matchReference() {
+        // Warps of 8 and 16 threads: a group (a register's lanes or more) holds several warps, all of which must
+        // reach the barrier; warp ids are then varying within a group.
+        for (int warp : new int[] {8, 16}) {
+            try (Differential narrow = new Differential(warp)) {
+                for (Dim3[] s : ALL_SHAPES) {
+                    int n = n(s[0], s[1]);
+                    narrow.check(s[0], s[1], BarrierTest::keptAcross, Differential.ints(n, 14, -1000, 1000), Differential.longs(n, 15),
+                            Differential.floats(n, 16, -10f, 10f), Differential.doubles(n, 17, -10, 10), new double[n], 3);
+                }
+                for (int block : new int[] {1, 8, 64, 1024}) {
+                    narrow.check(Dim3.of(2), Dim3.of(block), BarrierTest::treeSum, Differential.ints(2 * block, 18, -9, 9), new int[2]);
+                }
+                CompileReport r = narrow.report(BarrierTest::warpUniformBarrier, new int[64]);
+                assertTrue(r.compiled(), r.summary());
+                KernelException e = assertThrows(KernelException.class,
+                        () -> narrow.simd.launch(Dim3.of(1), Dim3.of(64), BarrierTest.warpUniformBarrier(new Object[] {new int[64]})));
+                assertTrue(e.getMessage().contains("syncThreads() not reached by all threads of the CTA"), e.getMessage());
+            }
+        }
+    }
+
     /** Both executors fail the launch in the same CTA with a convergence error naming the barrier. */
     private static void assertSameCtaFault(Dim3 grid, Dim3 block, java.util.function.Function<Object[], Kernel> make, Object... data) {
         CompileReport report = d.report(make, data);

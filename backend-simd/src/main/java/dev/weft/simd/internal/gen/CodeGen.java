@@ -1871,16 +1871,12 @@ public final class CodeGen {
                 case INT, BOOL -> cb.aload(in[r]);
                 case FLOAT -> {
                     cb.aload(in[r]);
-                    cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
-                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                    cb.invokestatic(Vec.LANES, "floatLanes", mt(Vec.MASK, Vec.MASK));
                 }
                 case LONG, DOUBLE -> {
                     cb.aload(in[r / 2]);
-                    cb.invokestatic(Vec.LANES, r % 2 == 0 ? "wideLo" : "wideHi", mt(Vec.MASK, Vec.MASK));
-                    if (k == Kind.DOUBLE) {
-                        cb.getstatic(Vec.LANES, "DS", Vec.SPECIES);
-                        cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
-                    }
+                    String half = r % 2 == 0 ? "wideLo" : "wideHi";
+                    cb.invokestatic(Vec.LANES, k == Kind.DOUBLE ? half + "Double" : half, mt(Vec.MASK, Vec.MASK));
                 }
                 default -> throw new IllegalStateException(k.toString());
             }

@@ -46,6 +46,21 @@ public final class Lanes {
         return VectorMask.fromLong(LS, m.toLong() >>> L64);
     }
 
+    /** The low half of a 32-bit-lane mask as a double-lane mask (one call instead of three: less bytecode per kernel). */
+    public static VectorMask<Double> wideLoDouble(VectorMask<Integer> m) {
+        return VectorMask.fromLong(DS, m.toLong());
+    }
+
+    /** The high half of a 32-bit-lane mask as a double-lane mask. */
+    public static VectorMask<Double> wideHiDouble(VectorMask<Integer> m) {
+        return VectorMask.fromLong(DS, m.toLong() >>> L64);
+    }
+
+    /** A 32-bit-lane mask as a float-lane mask. */
+    public static VectorMask<Float> floatLanes(VectorMask<Integer> m) {
+        return m.cast(FS);
+    }
+
     /** Two 64-bit-lane masks (low, high) as one 32-bit-lane mask. */
     public static VectorMask<Integer> narrow(VectorMask<?> lo, VectorMask<?> hi) {
         return VectorMask.fromLong(IS, lo.toLong() | (hi.toLong() << L64));

@@ -74,7 +74,51 @@ final class SharedKernels {
                 CorpusCase.of("sharedStencil1D", GROUP, concat(Shapes.LINE, List.of(Shape.of(37, 1))), SharedKernels::stencil1D),
                 CorpusCase.of("sharedStencil2D", GROUP, Shapes.PLANE, SharedKernels::stencil2D),
                 CorpusCase.of("barrierInUniformBranch", GROUP, concat(Shapes.LINE, Shapes.VOLUME), SharedKernels::barrierInUniformBranch),
-                CorpusCase.of("barrierSpillsAllTypes", GROUP, concat(Shapes.LINE, Shapes.VOLUME), SharedKernels::barrierSpillsAllTypes));
+                CorpusCase.of("barrierSpillsAllTypes", GROUP, concat(Shapes.LINE, Shapes.VOLUME), SharedKernels::barrierSpillsAllTypes),
+                CorpusCase.of("sharedMemoryNoBarrier", GROUP, Shapes.LINE, SharedKernels::sharedMemoryNoBarrier),
+                CorpusCase.of("barrierReverse", GROUP, Shapes.LINE, SharedKernels::barrierReverse));
+    }
+
+    // ---- the two cases that were out of scope before issue 5 ------------------------------------
+
+    /** Each thread uses only its own slot of the shared array, so no barrier is needed. */
+    private static Instance sharedMemoryNoBarrier(Inputs in, Shape s) {
+        int n = in.sizeFor(s.threads());
+        int[] x = in.intsSpecial(n);
+        int[] out = new int[n];
+        Kernel k = t -> {
+            int[] scratch = t.sharedInts(t.blockDimX());
+            int i = t.globalIdX();
+            if (i < n) {
+                scratch[t.threadIdxX()] = x[i] * 3;
+                out[i] = scratch[t.threadIdxX()] + 1;
+            }
+        };
+        int[] expected = new int[n];
+        for (int i = 0; i < n; i++) {
+            expected[i] = x[i] * 3 + 1;
+        }
+        return Instance.of(k).check("out", out).expect("out", out, expected);
+    }
+
+    /** Each CTA reverses its slice through shared memory: one barrier between the write and the read. */
+    private static Instance barrierReverse(Inputs in, Shape s) {
+        int threads = s.threads();
+        float[] x = in.floats(threads, -1f, 1f);
+        float[] out = new float[threads];
+        Kernel k = t -> {
+            float[] tile = t.sharedFloats(t.blockDimX());
+            int i = t.globalIdX();
+            tile[t.threadIdxX()] = x[i];
+            t.syncThreads();
+            out[i] = tile[t.blockDimX() - 1 - t.threadIdxX()];
+        };
+        int nt = s.blockThreads();
+        float[] expected = new float[threads];
+        for (int i = 0; i < threads; i++) {
+            expected[i] = x[i - i % nt + nt - 1 - i % nt];
+        }
+        return Instance.of(k).check("out", out).expect("out", out, expected);
     }
 
     @SafeVarargs

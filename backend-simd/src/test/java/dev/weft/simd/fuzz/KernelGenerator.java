@@ -121,6 +121,14 @@ public final class KernelGenerator {
 
     private static final int MAX_EXPR_DEPTH = 3;
 
+    /**
+     * The depth of top-level expressions: 3, or 2 in barrier mode. Each barrier splits the kernel into phases
+     * that the backend generates, with the values live across it, per group of warps; at depth 3 nearly every
+     * barrier kernel exceeded the JIT's method size limit and was declined, so the fuzzer hardly reached the
+     * barrier lowering.
+     */
+    private final int maxDepth;
+
     private final SplittableRandom r;
     private final Options options;
     private final StringBuilder out = new StringBuilder();
@@ -144,6 +152,7 @@ public final class KernelGenerator {
     private KernelGenerator(long seed, Options options) {
         this.r = new SplittableRandom(seed);
         this.options = options;
+        this.maxDepth = options.barriers ? 2 : MAX_EXPR_DEPTH;
     }
 
     /** The program for {@code seed}. */
@@ -182,7 +191,8 @@ public final class KernelGenerator {
         line("/** Generated from seed 0x" + Long.toHexString(seed) + " by " + KernelGenerator.class.getSimpleName() + ". */");
         line("public final class " + name + " {");
         indent++;
-        int helperCount = r.nextInt(0, 3);
+        // Barrier kernels get at most one helper: inlined into every phase that calls it, helpers grow them most.
+        int helperCount = r.nextInt(0, options.barriers ? 2 : 3);
         for (int h = 0; h < helperCount; h++) {
             helper(h);
         }
@@ -213,10 +223,10 @@ public final class KernelGenerator {
             // At least one exchange in every barrier kernel.
             exchange();
         }
-        line(output(T.INT, 0) + " += " + expr(T.INT, MAX_EXPR_DEPTH) + ";");
-        line(output(T.LONG, 0) + " ^= " + expr(T.LONG, MAX_EXPR_DEPTH) + ";");
-        line(output(T.FLOAT, 1) + " = " + expr(T.FLOAT, MAX_EXPR_DEPTH) + ";");
-        line(output(T.DOUBLE, 1) + " = " + expr(T.DOUBLE, MAX_EXPR_DEPTH) + ";");
+        line(output(T.INT, 0) + " += " + expr(T.INT, maxDepth) + ";");
+        line(output(T.LONG, 0) + " ^= " + expr(T.LONG, maxDepth) + ";");
+        line(output(T.FLOAT, 1) + " = " + expr(T.FLOAT, maxDepth) + ";");
+        line(output(T.DOUBLE, 1) + " = " + expr(T.DOUBLE, maxDepth) + ";");
         dumpLocals(scopes.peek());
         scopes.pop();
         indent--;
@@ -309,7 +319,7 @@ public final class KernelGenerator {
     private void statement(int depth) {
         budget--;
         boolean canNest = depth < 3;
-        if (options.barriers && inKernel && uniformControl && r.nextInt(100) < 30) {
+        if (options.barriers && inKernel && uniformControl && r.nextInt(100) < 22) {
             barrierStatement(depth, canNest);
             return;
         }
@@ -317,7 +327,7 @@ public final class KernelGenerator {
         if (roll < 28) {
             T type = numeric();
             String name = "v" + nextName++;
-            line(type.java + " " + name + " = " + expr(type, MAX_EXPR_DEPTH) + ";");
+            line(type.java + " " + name + " = " + expr(type, maxDepth) + ";");
             scopes.peek().add(new Var(name, type, true));
         } else if (roll < 46) {
             assignment();
@@ -376,7 +386,7 @@ public final class KernelGenerator {
             case INT, LONG -> pick("=", "=", "+=", "-=", "*=", "^=", "|=", "<<=", ">>=", ">>>=");
             default -> pick("=", "=", "+=", "-=", "*=", "/=");
         };
-        line(v.name + " " + op + " " + expr(v.type, MAX_EXPR_DEPTH) + ";");
+        line(v.name + " " + op + " " + expr(v.type, maxDepth) + ";");
     }
 
     private void store() {
@@ -385,7 +395,7 @@ public final class KernelGenerator {
             case INT, LONG -> pick("=", "+=", "^=");
             default -> pick("=", "+=");
         };
-        line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, MAX_EXPR_DEPTH) + ";");
+        line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, maxDepth) + ";");
     }
 
     /** The thread's element {@code slot} of the output array of {@code type}. */
@@ -439,7 +449,7 @@ public final class KernelGenerator {
     }
 
     private void ifBranches(int depth) {
-        nested("if (" + expr(T.BOOL, MAX_EXPR_DEPTH) + ") {", depth, "}");
+        nested("if (" + expr(T.BOOL, maxDepth) + ") {", depth, "}");
         int tail = r.nextInt(3);
         if (tail == 1) {
             // Turn the closing brace into an else branch.
@@ -562,7 +572,7 @@ public final class KernelGenerator {
         if (atomic) {
             line("Atomics.add(" + array + ", (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(type, 2) + ");");
         } else {
-            line(array + "[tid] = " + expr(type, MAX_EXPR_DEPTH) + ";");
+            line(array + "[tid] = " + expr(type, maxDepth) + ";");
         }
         line("t.syncThreads();");
         String read = array + "[" + slot() + "]";

@@ -914,31 +914,11 @@ public final class CodeGen {
         }
 
         /**
-         * Group prologue of a phase: the masked code's state cleared (a group before this one may have stopped
-         * halfway), then, if the group stopped at a barrier, its values back and a jump to the barrier's end.
+         * Group prologue of a phase: if the group stopped at a barrier, its values back and a jump to the
+         * barrier's end. The flags and pending masks it did not keep are clear, as at the start of a group: every
+         * group leaves them so (see {@link #clearKept}).
          */
         private void resumeGroup(Label fresh) {
-            for (int sl : flagSlot.values()) {
-                cb.iconst_0();
-                cb.istore(sl);
-            }
-            for (int sl : abortSlot.values()) {
-                cb.iconst_0();
-                cb.istore(sl);
-            }
-            List<int[]> accs = new ArrayList<>(accSlots.values());
-            if (!accs.isEmpty()) {
-                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                cb.iconst_0();
-                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
-                for (int[] a : accs) {
-                    for (int sl : a) {
-                        cb.dup();
-                        cb.astore(sl);
-                    }
-                }
-                cb.pop();
-            }
             cb.aload(stopArraySlot);
             cb.iload(groupIndexSlot);
             cb.iaload();
@@ -1034,6 +1014,7 @@ public final class CodeGen {
                 cb.iload(groupIndexSlot);
                 curBits();
                 cb.lastore();
+                clearKept(b);
                 cb.goto_(nextGroup);
                 cb.labelBinding(all);
             }
@@ -1071,7 +1052,42 @@ public final class CodeGen {
             cb.iload(groupIndexSlot);
             cb.loadConstant(bar.id());
             cb.iastore();
+            clearKept(b);
             cb.goto_(nextGroup);
+        }
+
+        /**
+         * Clears the flags and pending masks kept across the barrier at the end of {@code b}: the next group
+         * starts, or resumes, with them clear, as a group that returns leaves them (every block clears its own when
+         * it runs). The others are clear already: not yet touched, or cleared by their block.
+         */
+        private void clearKept(Block b) {
+            Set<Integer> flags = new HashSet<>(flagSlot.values());
+            Set<Integer> accs = new HashSet<>();
+            for (int[] a : accSlots.values()) {
+                for (int sl : a) {
+                    accs.add(sl);
+                }
+            }
+            boolean none = false;
+            for (int[] k : keptAt.get(b)) {
+                if (k[0] == SPILL_INT && flags.contains(k[1])) {
+                    cb.iconst_0();
+                    cb.istore(k[1]);
+                } else if (k[0] == SPILL_REF && accs.contains(k[1])) {
+                    if (!none) {
+                        cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                        cb.iconst_0();
+                        cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                        none = true;
+                    }
+                    cb.dup();
+                    cb.astore(k[1]);
+                }
+            }
+            if (none) {
+                cb.pop();
+            }
         }
 
         /** Throws the fault recorded in this group, if any. */

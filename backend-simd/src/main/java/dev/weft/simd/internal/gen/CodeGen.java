@@ -1901,6 +1901,19 @@ public final class CodeGen {
         /** Pushes the lanes of masks (registers of kind k) as bits of a long, lane i of the group at bit i. */
         private void bits(int[] slots, Kind k) {
             int lanes = lanes(k);
+            if (slots.length == 2 || slots.length == 4 || slots.length == 8) {
+                // One call (inlined by C2) instead of a shift-or chain: 20 bytes less at four registers, at every
+                // fault check of a kernel.
+                for (int sl : slots) {
+                    cb.aload(sl);
+                }
+                cb.loadConstant(lanes);
+                ClassDesc[] ps = new ClassDesc[slots.length + 1];
+                java.util.Arrays.fill(ps, Vec.MASK);
+                ps[slots.length] = CD_int;
+                cb.invokestatic(Vec.LANES, "bits", mt(CD_long, ps));
+                return;
+            }
             for (int r = 0; r < slots.length; r++) {
                 cb.aload(slots[r]);
                 cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));

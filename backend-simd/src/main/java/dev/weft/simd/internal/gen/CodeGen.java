@@ -79,8 +79,15 @@ import java.util.Set;
  */
 public final class CodeGen {
 
-    /** One CTA-shape variant of the kernel: its analysis and the static method that runs it. */
-    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
+    /**
+     * One CTA-shape variant of the kernel: its analysis, the static method that runs it, and its threads per
+     * group (0: the generator's own).
+     */
+    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan, int group) {
+
+        public Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
+            this(method, layout, u, plan, 0);
+        }
 
         /** Whether threadIdx.y and .z are uniform in a group (and threadIdx.x affine). */
         public boolean rowAligned() {
@@ -227,23 +234,9 @@ public final class CodeGen {
                 cb.aload(2);
                 cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
                 cb.istore(5);
-                // With barriers, a variant runs one phase per call (every group to its next barrier); the loop
-                // here runs phases until every thread has returned (see Phases).
-                Label phase = cb.newLabel();
-                Label check = cb.newLabel();
-                if (phased()) {
-                    cb.iload(3);
-                    cb.iload(4);
-                    cb.imul();
-                    cb.iload(5);
-                    cb.imul();
-                    cb.loadConstant(n);
-                    cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
-                    cb.astore(6);
-                    cb.labelBinding(phase);
-                }
                 // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
                 for (Variant v : variants) {
+                    int vn = v.group() > 0 ? v.group() : n;
                     Label next = cb.newLabel();
                     switch (v.layout()) {
                         case LINE -> {
@@ -256,7 +249,7 @@ public final class CodeGen {
                         case ROWS -> {
                             Label take = cb.newLabel();
                             cb.iload(3);
-                            cb.loadConstant(n);
+                            cb.loadConstant(vn);
                             cb.irem();
                             cb.ifeq(take);
                             cb.iload(4);
@@ -269,6 +262,20 @@ public final class CodeGen {
                         case GENERAL -> {
                         }
                     }
+                    // With barriers, a variant runs one phase per call (every group to its next barrier); the
+                    // loop here runs phases until every thread has returned (see Phases).
+                    Label phase = cb.newLabel();
+                    if (phased()) {
+                        cb.iload(3);
+                        cb.iload(4);
+                        cb.imul();
+                        cb.iload(5);
+                        cb.imul();
+                        cb.loadConstant(vn);
+                        cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
+                        cb.astore(6);
+                        cb.labelBinding(phase);
+                    }
                     for (Param p : params) {
                         cb.aload(0);
                         cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
@@ -280,7 +287,18 @@ public final class CodeGen {
                     if (phased()) {
                         cb.aload(6);
                         cb.invokestatic(name, v.method(), variantType);
-                        cb.goto_(check);
+                        cb.aload(6);
+                        cb.aload(1);
+                        cb.iload(3);
+                        cb.iload(4);
+                        cb.imul();
+                        cb.iload(5);
+                        cb.imul();
+                        cb.loadConstant(vn);
+                        cb.loadConstant(barrierTable());
+                        cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
+                        cb.ifne(phase);
+                        cb.return_();
                     } else {
                         cb.invokestatic(name, v.method(), variantType);
                         cb.return_();
@@ -288,21 +306,6 @@ public final class CodeGen {
                     cb.labelBinding(next);
                 }
                 cb.return_();
-                if (phased()) {
-                    cb.labelBinding(check);
-                    cb.aload(6);
-                    cb.aload(1);
-                    cb.iload(3);
-                    cb.iload(4);
-                    cb.imul();
-                    cb.iload(5);
-                    cb.imul();
-                    cb.loadConstant(n);
-                    cb.loadConstant(barrierTable());
-                    cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
-                    cb.ifne(phase);
-                    cb.return_();
-                }
             });
             for (Variant v : variants) {
                 v.u().apply();
@@ -318,6 +321,10 @@ public final class CodeGen {
 
     /** Generates one variant's static method. */
     private final class MethodGen {
+        /** This variant's threads per group and registers: they shadow the generator's defaults. */
+        private final int n;
+        private final int regs32;
+        private final int regs64;
         private final CodeBuilder cb;
         private final Variant v;
         private final Uniformity u;
@@ -388,6 +395,9 @@ public final class CodeGen {
         private EnumSet<Kind> laterKinds = EnumSet.noneOf(Kind.class);
 
         MethodGen(CodeBuilder cb, Variant v) {
+            this.n = v.group() > 0 ? v.group() : CodeGen.this.n;
+            this.regs32 = n / Lanes.L32;
+            this.regs64 = n / Lanes.L64;
             this.cb = cb;
             this.v = v;
             this.u = v.u();

@@ -63,8 +63,7 @@ class FuzzSelfTest {
                 "} else {", "} else if (", "(int) ", "(long) ", "(float) ", "(double) ", "(byte) ", "(char) ", ">>>", " % ",
                 " / ", "Math.fma(", "Math.sqrt(", "Math.min(", "Math.abs(", "Math.sin(", "Math.pow(", "ia[gid]",
                 "& 0x7fffffff) % n]", "Float.NaN", "Integer.MIN_VALUE", "h0(", "(ia[gid] & 7)", "(si & 7)", "t.laneId()",
-                "t.syncThreads();", "shI[tid] = ", "shL[", "shF[", "shD[", "Atomics.add(sh", "(tid + t.warpSize()) % nt",
-                "(t.blockIdxX() % 3)")) {
+                "t.syncThreads();", "shI[tid] = ", "shL[", "shF[", "shD[", "Atomics.add(sh", "(tid + t.warpSize()) % nt")) {
             assertTrue(text.contains(construct), "no generated kernel uses " + construct);
         }
     }
@@ -97,7 +96,7 @@ class FuzzSelfTest {
         List<KernelGenerator.Program> programs = new ArrayList<>();
         for (long seed = 0; seed < 60; seed++) {
             // One in three with barriers (the others keep the early returns the return mutation needs).
-            KernelGenerator.Options options = seed % 3 == 2 ? KernelGenerator.Options.exact().withBarriers() : KernelGenerator.Options.exact();
+            KernelGenerator.Options options = seed % 3 == 2 ? new KernelGenerator.Options(false, 7, true) : KernelGenerator.Options.exact();
             programs.add(KernelGenerator.generate(FIRST_SEED + 1000 + seed, options));
         }
         StringBuilder rates = new StringBuilder();

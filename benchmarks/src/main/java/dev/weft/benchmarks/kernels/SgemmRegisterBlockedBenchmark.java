@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="SgemmRegisterBlockedBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/sgemm-rb.json"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="SgemmRegisterBlockedBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/sgemm-rb.json"}
  *
  * <p>C = A·B for square float matrices, 576 × 576, row-major, every product accumulated with a fused
  * multiply-add: the compute-bound kernel whose speed is a share of the machine's FMA peak (the report tool
@@ -80,6 +80,10 @@ public class SgemmRegisterBlockedBenchmark {
     static final int BN = THREADS_X * TN;
     static final int BK = 16;
     private static final int CTA_THREADS = THREADS_X * THREADS_Y;
+    /** Elements of each shared slice a thread loads per k step; log2 of BK and BN for the index arithmetic. */
+    private static final int LOADS = BM * BK / CTA_THREADS;
+    private static final int LOG_BK = 4;
+    private static final int LOG_BN = 6;
 
     /** Rows of the Vector API's register block; its columns are two vectors. */
     private static final int MR = 6;
@@ -144,18 +148,12 @@ public class SgemmRegisterBlockedBenchmark {
             float c20 = 0f, c21 = 0f, c22 = 0f, c23 = 0f;
             float c30 = 0f, c31 = 0f, c32 = 0f, c33 = 0f;
             for (int k0 = 0; k0 < n; k0 += BK) {
-                for (int r = 0; r < BM * BK / CTA_THREADS; r++) {
-                    // Consecutive threads read consecutive k of one row of A: contiguous loads.
+                // Both slices hold CTA_THREADS * LOADS elements; element e of A's is row e / BK, column e % BK
+                // (consecutive threads read consecutive k of a row), element e of B's is row e / BN, column e % BN.
+                for (int r = 0; r < LOADS; r++) {
                     int e = r * CTA_THREADS + tid;
-                    int m = e / BK;
-                    int kk = e % BK;
-                    as[kk * BM + m] = a[(row0 + m) * n + k0 + kk];
-                }
-                for (int r = 0; r < BK * BN / CTA_THREADS; r++) {
-                    int e = r * CTA_THREADS + tid;
-                    int kk = e / BN;
-                    int j = e % BN;
-                    bs[kk * BN + j] = b[(k0 + kk) * n + col0 + j];
+                    as[(e & (BK - 1)) * BM + (e >> LOG_BK)] = a[(row0 + (e >> LOG_BK)) * n + k0 + (e & (BK - 1))];
+                    bs[e] = b[(k0 + (e >> LOG_BN)) * n + col0 + (e & (BN - 1))];
                 }
                 t.syncThreads();
                 for (int kk = 0; kk < BK; kk++) {

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="CtaBarrierBenchmark -f 1 -wi 2 -w 1 -i 3 -r 1"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="CtaBarrierBenchmark -f 1 -wi 2 -w 1 -i 3 -r 1"}
  *
  * <p>The cost of one {@code syncThreads()} per CTA, compiled against the reference executor, in one run: a
  * grid of {@value #CTAS} CTAs of {@value #THREADS} threads, each CTA passing {@value #BARRIERS} barriers

@@ -368,7 +368,13 @@ public final class CodeGen {
         private final List<StateItem> stateItems = new ArrayList<>();
         /** Per barrier block, the locals of the values live across it (type class, slot). */
         private final Map<Block, List<int[]>> keptAt = new IdentityHashMap<>();
-        private final Map<Block, Label> resumeLabel = new IdentityHashMap<>();
+        /**
+         * Barriers that keep the same locals (typically the two of a loop's body) share their spill and their
+         * restore code: per set of kept locals, its barriers in number order and its two labels.
+         */
+        private final Map<List<Long>, List<Block>> keptSets = new LinkedHashMap<>();
+        private final Map<List<Long>, Label[]> keptSetLabels = new HashMap<>();
+        private final Set<List<Long>> spillEmitted = new HashSet<>();
         private Label nextGroup;
         private final List<Integer> refInits = new ArrayList<>();
         /** The static types of spilled reference locals. */
@@ -848,7 +854,27 @@ public final class CodeGen {
                 keptAt.put(b, kept);
                 names.sort(java.util.Comparator.comparingInt(nm -> Integer.parseInt(nm.substring(1))));
                 keptAcross.computeIfAbsent(v.method(), k -> new LinkedHashMap<>()).put(b, names);
-                resumeLabel.put(b, cb.newLabel());
+            }
+            // Barriers of one loop body (or of the top level) keep the union of their sets, so that they share
+            // one spill and one restore: the two barriers of a tiled loop differ only in a flag or two. Keeping
+            // more is safe: a value not live is dead (any content will do) and a flag or pending mask not live
+            // is clear at the barrier (every block clears its own when it runs), so it is kept clear.
+            Map<Cfg.Loop, List<Block>> byLoop = new LinkedHashMap<>();
+            for (Block b : barrierBlocks) {
+                byLoop.computeIfAbsent(cfg.loopOf(b), k -> new ArrayList<>()).add(b);
+            }
+            for (List<Block> members : byLoop.values()) {
+                Map<Long, int[]> union = new LinkedHashMap<>();
+                for (Block b : members) {
+                    for (int[] k : keptAt.get(b)) {
+                        union.putIfAbsent(((long) k[0] << 32) | k[1], k);
+                    }
+                }
+                List<int[]> kept = new ArrayList<>(union.values());
+                for (Block b : members) {
+                    keptAt.put(b, kept);
+                    keptSets.computeIfAbsent(keptKey(b, kept), k -> new ArrayList<>()).add(b);
+                }
             }
             spillStride = Math.max(1, stride);
             stopArraySlot = local(TypeKind.REFERENCE);
@@ -934,11 +960,12 @@ public final class CodeGen {
             cb.iaload();
             List<SwitchCase> cases = new ArrayList<>();
             for (Block b : barrierBlocks) {
-                cases.add(SwitchCase.of(barrierOf(b).id(), resumeLabel.get(b)));
+                cases.add(SwitchCase.of(barrierOf(b).id(), keptSetLabels(b)[1]));
             }
             cb.lookupswitch(fresh, cases);
-            for (Block b : barrierBlocks) {
-                cb.labelBinding(resumeLabel.get(b));
+            for (List<Block> set : keptSets.values()) {
+                Block b = set.getFirst();
+                cb.labelBinding(keptSetLabels(b)[1]);
                 int row = spillRow();
                 for (int[] k : keptAt.get(b)) {
                     cb.aload(spillArraySlots[k[0]]);
@@ -970,8 +997,36 @@ public final class CodeGen {
                     }
                 }
                 releaseTemps();
-                cb.goto_(endLabel.get(b));
+                if (set.size() == 1) {
+                    cb.goto_(endLabel.get(b));
+                } else {
+                    cb.aload(stopArraySlot);
+                    cb.iload(groupIndexSlot);
+                    cb.iaload();
+                    List<SwitchCase> ends = new ArrayList<>();
+                    for (Block m : set) {
+                        ends.add(SwitchCase.of(barrierOf(m).id(), endLabel.get(m)));
+                    }
+                    cb.lookupswitch(endLabel.get(b), ends);
+                }
             }
+        }
+
+        /** The identity of a barrier's kept set: its locals, and the flags and pending masks it clears. */
+        private List<Long> keptKey(Block b, List<int[]> kept) {
+            List<Long> key = new ArrayList<>();
+            for (int[] k : kept) {
+                key.add(((long) k[0] << 32) | k[1]);
+            }
+            return key;
+        }
+
+        private List<Long> keptKey(Block b) {
+            return keptKey(b, keptAt.get(b));
+        }
+
+        private Label[] keptSetLabels(Block b) {
+            return keptSetLabels.computeIfAbsent(keptKey(b), k -> new Label[] {cb.newLabel(), cb.newLabel()});
         }
 
         /** A temp holding this group's first column in the spill arrays. */
@@ -1028,6 +1083,16 @@ public final class CodeGen {
                 cb.goto_(nextGroup);
                 cb.labelBinding(all);
             }
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.loadConstant(bar.id());
+            cb.iastore();
+            Label shared = keptSetLabels(b)[0];
+            if (!spillEmitted.add(keptKey(b))) {
+                cb.goto_(shared);
+                return;
+            }
+            cb.labelBinding(shared);
             int row = spillRow();
             for (int[] k : keptAt.get(b)) {
                 cb.aload(spillArraySlots[k[0]]);
@@ -1058,10 +1123,6 @@ public final class CodeGen {
                 }
             }
             releaseTemps();
-            cb.aload(stopArraySlot);
-            cb.iload(groupIndexSlot);
-            cb.loadConstant(bar.id());
-            cb.iastore();
             clearKept(b);
             cb.goto_(nextGroup);
         }

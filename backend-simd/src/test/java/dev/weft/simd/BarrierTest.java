@@ -455,7 +455,7 @@ class BarrierTest {
         CompileReport r = d.report(BarrierTest::treeSum, new int[64], new int[1]);
         assertTrue(r.compiled(), r.summary());
         assertTrue(r.listing().contains("syncThreads()"), r.listing());
-        assertTrue(r.listing().contains("barrier"), r.listing());
+        assertTrue(r.listing().contains("barrier 2") && r.listing().contains("live across it: u4, u17"), r.listing());
     }
 
     @Test

@@ -855,26 +855,20 @@ public final class CodeGen {
                 names.sort(java.util.Comparator.comparingInt(nm -> Integer.parseInt(nm.substring(1))));
                 keptAcross.computeIfAbsent(v.method(), k -> new LinkedHashMap<>()).put(b, names);
             }
-            // Barriers of one loop body (or of the top level) keep the union of their sets, so that they share
-            // one spill and one restore: the two barriers of a tiled loop differ only in a flag or two. Keeping
+            // All barriers keep the union of their sets, so that they share one spill and one restore (less
+            // bytecode under C2's limit; the two barriers of a tiled loop differ only in a flag or two). Keeping
             // more is safe: a value not live is dead (any content will do) and a flag or pending mask not live
             // is clear at the barrier (every block clears its own when it runs), so it is kept clear.
-            Map<Cfg.Loop, List<Block>> byLoop = new LinkedHashMap<>();
+            Map<Long, int[]> union = new LinkedHashMap<>();
             for (Block b : barrierBlocks) {
-                byLoop.computeIfAbsent(cfg.loopOf(b), k -> new ArrayList<>()).add(b);
+                for (int[] k : keptAt.get(b)) {
+                    union.putIfAbsent(((long) k[0] << 32) | k[1], k);
+                }
             }
-            for (List<Block> members : byLoop.values()) {
-                Map<Long, int[]> union = new LinkedHashMap<>();
-                for (Block b : members) {
-                    for (int[] k : keptAt.get(b)) {
-                        union.putIfAbsent(((long) k[0] << 32) | k[1], k);
-                    }
-                }
-                List<int[]> kept = new ArrayList<>(union.values());
-                for (Block b : members) {
-                    keptAt.put(b, kept);
-                    keptSets.computeIfAbsent(keptKey(b, kept), k -> new ArrayList<>()).add(b);
-                }
+            List<int[]> all = new ArrayList<>(union.values());
+            for (Block b : barrierBlocks) {
+                keptAt.put(b, all);
+                keptSets.computeIfAbsent(keptKey(b, all), k -> new ArrayList<>()).add(b);
             }
             spillStride = Math.max(1, stride);
             stopArraySlot = local(TypeKind.REFERENCE);
@@ -921,6 +915,7 @@ public final class CodeGen {
             }
         }
 
+
         private static final String[] SPILL_FIELDS = {"ints", "longs", "floats", "doubles", "refs"};
         private static final ClassDesc[] SPILL_ARRAYS = {CD_int.arrayType(), CD_long.arrayType(), CD_float.arrayType(),
                 CD_double.arrayType(), CD_Object.arrayType()};
@@ -938,13 +933,6 @@ public final class CodeGen {
             cb.aload(phasesSlot);
             cb.getfield(Vec.PHASES, "lanes", CD_long.arrayType());
             cb.astore(lanesArraySlot);
-            for (int i = 0; i < 5; i++) {
-                if (spillArraySlots[i] >= 0) {
-                    cb.aload(phasesSlot);
-                    cb.getfield(Vec.PHASES, SPILL_FIELDS[i], SPILL_ARRAYS[i]);
-                    cb.astore(spillArraySlots[i]);
-                }
-            }
             cb.iconst_0();
             cb.istore(groupIndexSlot);
         }
@@ -955,23 +943,34 @@ public final class CodeGen {
          * group leaves them so (see {@link #clearKept}).
          */
         private void resumeGroup(Label fresh) {
+            // This group's rows of the spill arrays.
+            for (int i = 0; i < 5; i++) {
+                if (spillArraySlots[i] >= 0) {
+                    cb.aload(phasesSlot);
+                    cb.getfield(Vec.PHASES, SPILL_FIELDS[i], SPILL_ARRAYS[i].arrayType());
+                    cb.iload(groupIndexSlot);
+                    cb.aaload();
+                    cb.astore(spillArraySlots[i]);
+                }
+            }
             cb.aload(stopArraySlot);
             cb.iload(groupIndexSlot);
             cb.iaload();
-            List<SwitchCase> cases = new ArrayList<>();
-            for (Block b : barrierBlocks) {
-                cases.add(SwitchCase.of(barrierOf(b).id(), keptSetLabels(b)[1]));
+            if (keptSets.size() == 1) {
+                cb.ifeq(fresh);
+            } else {
+                List<SwitchCase> cases = new ArrayList<>();
+                for (Block b : barrierBlocks) {
+                    cases.add(SwitchCase.of(barrierOf(b).id(), keptSetLabels(b)[1]));
+                }
+                cb.lookupswitch(fresh, cases);
             }
-            cb.lookupswitch(fresh, cases);
             for (List<Block> set : keptSets.values()) {
                 Block b = set.getFirst();
                 cb.labelBinding(keptSetLabels(b)[1]);
-                int row = spillRow();
                 for (int[] k : keptAt.get(b)) {
                     cb.aload(spillArraySlots[k[0]]);
-                    cb.iload(row);
                     cb.loadConstant(columns.get(k[0]).get(k[1]));
-                    cb.iadd();
                     switch (k[0]) {
                         case SPILL_INT -> {
                             cb.iaload();
@@ -1029,15 +1028,6 @@ public final class CodeGen {
             return keptSetLabels.computeIfAbsent(keptKey(b), k -> new Label[] {cb.newLabel(), cb.newLabel()});
         }
 
-        /** A temp holding this group's first column in the spill arrays. */
-        private int spillRow() {
-            int row = temp(TypeKind.INT);
-            cb.iload(groupIndexSlot);
-            cb.loadConstant(spillStride);
-            cb.imul();
-            cb.istore(row);
-            return row;
-        }
 
         /** The static type of reference local {@code slot}, for the checkcast after a spill. */
         private ClassDesc spillType(int slot) {
@@ -1053,8 +1043,9 @@ public final class CodeGen {
          */
         private void barrier(Block b) {
             Barrier bar = barrierOf(b);
-            throwFault();
             if (plan.maskOf.get(b) != g.entry()) {
+                // (Else the shared spill code checks for a fault.)
+                throwFault();
                 // Not provably every thread of the group: count them.
                 Label all = cb.newLabel();
                 int[] m = curMask();
@@ -1093,12 +1084,10 @@ public final class CodeGen {
                 return;
             }
             cb.labelBinding(shared);
-            int row = spillRow();
+            throwFault();
             for (int[] k : keptAt.get(b)) {
                 cb.aload(spillArraySlots[k[0]]);
-                cb.iload(row);
                 cb.loadConstant(columns.get(k[0]).get(k[1]));
-                cb.iadd();
                 switch (k[0]) {
                     case SPILL_INT -> {
                         cb.iload(k[1]);

@@ -57,7 +57,8 @@ public final class Listing {
             l.out.append("barriers: the CTA runs in phases. In a phase every group runs, in turn, until it reaches a barrier"
                     + " or returns; at a barrier it keeps its live values and masks in per-CTA storage and stops. When every"
                     + " group waits at the same syncThreads() with all its threads, the next phase resumes each after it;"
-                    + " otherwise the CTA fails, as on the reference executor.\n");
+                    + " otherwise the CTA fails, as on the reference executor. The barriers share one spill and one restore"
+                    + " (less code): each keeps what is live across any of them.\n");
         }
         for (Variant v : variants) {
             l.variant(v);
@@ -117,7 +118,7 @@ public final class Listing {
                 if (n.op == Op.BARRIER) {
                     List<String> kept = v.kept().getOrDefault(b, List.of());
                     out.append(ind).append("    ").append("  ").append(plan(b, v))
-                            .append("; kept across: ").append(kept.isEmpty() ? "masks and flags only" : String.join(", ", kept) + ", masks and flags")
+                            .append("; live across it: ").append(kept.isEmpty() ? "masks and flags only" : String.join(", ", kept) + ", masks and flags")
                             .append('\n');
                 }
             }

@@ -22,8 +22,9 @@ import java.util.Map;
  * otherwise the CTA fails with {@code KernelFault.inCta}, naming where the threads are.
  *
  * <p>Implementation notes. Vectors and masks are immutable, so spilling one stores its reference; C2 then
- * allocates the box at the barrier only. The arrays grow to the largest CTA seen and are never shrunk; rows are
- * {@code stride} wide for every array, so one row offset serves all of them.
+ * allocates the box at the barrier only. The arrays grow to the largest CTA seen and are never shrunk. A group's
+ * row of each array is fetched once per group, so that a spilled value costs one constant-indexed store (the
+ * generated code must stay under C2's 8000-byte limit).
  */
 public final class Phases {
 
@@ -33,11 +34,13 @@ public final class Phases {
     public int[] stop = new int[32];
     /** Per group that stopped with some threads: those threads, lane i at bit i. */
     public long[] lanes = new long[32];
-    public int[] ints = new int[0];
-    public long[] longs = new long[0];
-    public float[] floats = new float[0];
-    public double[] doubles = new double[0];
-    public Object[] refs = new Object[0];
+    /** Per group, a row of spilled values of each storage class. */
+    public int[][] ints = new int[0][];
+    public long[][] longs = new long[0][];
+    public float[][] floats = new float[0][];
+    public double[][] doubles = new double[0][];
+    public Object[][] refs = new Object[0][];
+    private int stride;
 
     private String parsedTable;
     private int[] siteOf;
@@ -61,13 +64,16 @@ public final class Phases {
 
     /** Makes room for {@code stride} values of each type per group, for {@code threads / group} groups. */
     public void reserve(int threads, int group, int stride) {
-        int need = (threads + group - 1) / group * stride;
-        if (refs.length < need) {
-            ints = new int[need];
-            longs = new long[need];
-            floats = new float[need];
-            doubles = new double[need];
-            refs = new Object[need];
+        int groups = (threads + group - 1) / group;
+        if (refs.length < groups || this.stride < stride) {
+            int g = Math.max(groups, refs.length);
+            int s = Math.max(stride, this.stride);
+            ints = new int[g][s];
+            longs = new long[g][s];
+            floats = new float[g][s];
+            doubles = new double[g][s];
+            refs = new Object[g][s];
+            this.stride = s;
         }
     }
 

@@ -481,6 +481,38 @@ class BarrierTest {
         }
     }
 
+    /** A barrier in a helper: one call instruction, so threads calling the helper from different places meet. */
+    static void sync(dev.weft.ThreadContext t) {
+        t.syncThreads();
+    }
+
+    static Kernel helperBarrierFromTwoPlaces(Object[] a) {
+        int[] out = (int[]) a[0];
+        return t -> {
+            int[] s = t.sharedInts(t.blockDimX());
+            int tid = t.threadIdxX();
+            int v;
+            if (t.warpId() == 0) {
+                s[tid] = tid + 1;
+                sync(t);
+                v = s[(tid + 32) % t.blockDimX()];
+            } else {
+                s[tid] = -tid;
+                sync(t);
+                v = s[tid - 32] * 2;
+            }
+            out[t.globalIdX()] = v;
+        };
+    }
+
+    @Test
+    void helperBarrierReachedFromTwoPlaces_warpsMeetAsInReference() {
+        // Warp 0 and the others wait at two inlined copies of one call instruction: the reference releases them
+        // together, and so must the compiled kernel (each group resumes after its own copy).
+        d.check(Dim3.of(2), Dim3.of(64), BarrierTest::helperBarrierFromTwoPlaces, new int[128]);
+        d.check(Dim3.of(1), Dim3.of(128), BarrierTest::helperBarrierFromTwoPlaces, new int[128]);
+    }
+
     /** Both executors fail the launch in the same CTA with a convergence error naming the barrier. */
     private static void assertSameCtaFault(Dim3 grid, Dim3 block, java.util.function.Function<Object[], Kernel> make, Object... data) {
         CompileReport report = d.report(make, data);

@@ -45,22 +45,36 @@ class DeclineTest {
     }
 
     @Test
-    void sharedMemory_declinedNamingIt() {
+    void sharedAllocationOnOnePath_declinedNamingIt() {
         int[] out = new int[64];
         declined(t -> {
+            int extra = 0;
+            if (t.threadIdxX() < 16) {
+                extra = t.sharedInts(8).length;
+            }
             float[] s = t.sharedFloats(64);
             s[t.threadIdxX()] = 1;
-            out[t.threadIdxX()] = (int) s[0];
-        }, "shared memory (sharedFloats)", "not compiled yet");
+            out[t.threadIdxX()] = (int) s[0] + extra;
+        }, "shared allocation (sharedFloats) at DeclineTest.java:", "depends on the path");
     }
 
     @Test
-    void barrier_declinedWithDiagnostic() {
+    void sharedAllocationInLoop_declinedNamingIt() {
         int[] out = new int[64];
         declined(t -> {
-            out[t.threadIdxX()] = 1;
-            t.syncThreads();
-        }, "syncThreads() at DeclineTest.java:", "barriers are not compiled yet (runs on the reference executor)");
+            int sum = 0;
+            for (int j = 0; j < 2; j++) {
+                sum += t.sharedLongs(4 + j).length;
+            }
+            out[t.threadIdxX()] = sum;
+        }, "shared allocation (sharedLongs) at DeclineTest.java:", "inside a loop");
+    }
+
+    @Test
+    void sharedLengthPerThread_declinedNamingIt() {
+        int[] out = new int[64];
+        declined(t -> out[t.threadIdxX()] = t.sharedDoubles(t.threadIdxX()).length,
+                "shared allocation (sharedDoubles) at DeclineTest.java:", "length that differs between threads");
     }
 
     @Test
@@ -126,14 +140,20 @@ class DeclineTest {
     void declinedKernel_stillRunsCorrectlyOnTheReference() {
         int[] out = new int[64];
         Kernel k = t -> {
-            int[] s = t.sharedInts(64);
-            s[t.threadIdxX()] = t.threadIdxX();
-            t.syncThreads();
-            out[t.threadIdxX()] = s[63 - t.threadIdxX()];
+            int sum = 0;
+            for (int j = 0; j < 2; j++) {
+                // The j-th allocation of each thread: which shared array it is depends on the iteration.
+                int[] s = t.sharedInts(64);
+                s[t.threadIdxX()] = t.threadIdxX() + j;
+                t.syncThreads();
+                sum += s[63 - t.threadIdxX()];
+                t.syncThreads();
+            }
+            out[t.threadIdxX()] = sum;
         };
         device.launch(Dim3.of(1), Dim3.of(64), k);
         for (int i = 0; i < 64; i++) {
-            assertEquals(63 - i, out[i]);
+            assertEquals(127 - 2 * i, out[i]);
         }
         assertFalse(device.compileReport(k).compiled());
     }

@@ -36,11 +36,36 @@
  * that the lanes at the operation are the ones the reference executor would find waiting; other kernels with
  * warp operations are declined. When a kernel with warp operations faults, the thread reported may differ
  * from the reference's if two warps fault on different sides of a warp operation (both launches fail).
- * Shared memory and {@code syncThreads()} are not compiled yet: such kernels run on the reference executor.
+ *
+ * <p>Shared memory and {@code syncThreads()}. A kernel with barriers runs its CTA in phases
+ * ({@link dev.weft.simd.internal.gen.Phases}): every group runs until it reaches a barrier with all its threads,
+ * keeps the masks and values live across it in per-CTA storage, and stops; when every group of the CTA waits at
+ * the same {@code syncThreads()} call (the reference's notion: one call instruction), the next phase resumes each
+ * after it. A barrier that some thread of the CTA does not reach (divergent, under a loop that differs between
+ * warps, or after some threads returned) fails the launch with {@code KernelFault.inCta} and the reference's
+ * message's opening, "syncThreads() not reached by all threads of the CTA: ...", and where the threads wait; it
+ * never hangs. Faults keep their order:
+ * a thread faulting before a barrier fails the CTA when its group reaches the barrier, so later groups do not run
+ * past it, as in the reference's rounds. Where the threads of one warp wait at different barriers, the launch
+ * fails with the barrier error, where the reference might first report a fault of a thread running on past its
+ * warp's barrier; and two barriers inlined from one call instruction of a helper meet across warps but not within
+ * one. Shared arrays are the runtime's own ({@code SharedMemory}): the k-th allocation of a thread is the CTA's
+ * k-th array, zeroed at the CTA's start, with the same limit and mismatch errors, reported for the first thread
+ * that makes the allocation; the compiler knows k for each allocation when the allocations lie on one dominance
+ * chain outside loops, and declines the others naming the allocation and its line. Atomics on shared arrays run
+ * as on global ones, once per active thread in lane order.
  *
  * <h2>Performance notes</h2>
  * Generated methods are excluded from C1 ({@link dev.weft.simd.internal.gen.C1Exclusion}) and must stay under
  * C2's 8000-byte limit; the compiler picks the threads per group from the loops' register pressure
  * ({@link dev.weft.simd.internal.analysis.Pressure}) and shrinks the group when the code would be too large.
+ * At a barrier a group stores what is live across the kernel's barriers (one shared spill keeps the code
+ * small); its vectors are boxed there (C2 keeps them in registers between barriers). Kernels using shared
+ * memory also get a row variant for groups of half the size, so that 16-wide tiles on 8-lane registers keep
+ * their tile reads as broadcasts and vector loads: measured here (AVX2, 2 busy cores, plain timing), a 256 x 256
+ * tiled matmul with 16 x 16 CTAs took about 20 ms compiled against 400 ms without that variant and 300 to 800 ms
+ * on the reference executor; a tree reduction of 2^20 ints in 256-thread CTAs about 15 ms against 1.4 to 2 s. Shared-array accesses at affine indexes are vector loads and stores, as global
+ * ones are. A loop containing a barrier is entered both at its header and where groups resume, so C2 sees it as
+ * irreducible; loops between barriers are optimised as usual.
  */
 package dev.weft.simd.internal;

@@ -36,6 +36,7 @@ public final class Corpus {
         all.addAll(MathKernels.cases());
         all.addAll(IndexingKernels.cases());
         all.addAll(CtaKernels.cases());
+        all.addAll(SharedKernels.cases());
         all.addAll(OutOfScopeKernels.cases());
         Set<String> names = new HashSet<>();
         for (CorpusCase c : all) {

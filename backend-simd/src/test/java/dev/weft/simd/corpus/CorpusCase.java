@@ -6,9 +6,9 @@ import java.util.List;
  * A named corpus kernel: how to build an instance of it for a launch shape from seeded inputs, and the
  * shapes to launch it over.
  *
- * <p>In-scope cases use only what issue 4's SIMD compiler must handle (no shared memory, barriers,
- * atomics or warp operations); they must compile and match the reference executor. Out-of-scope cases
- * use one of those constructs; the compiler must decline them with a reason naming the construct (any of
+ * <p>In-scope cases use only what the SIMD compiler must handle (issue 4's per-thread code; issue 5's
+ * atomics, warp operations, and shared memory with barriers in CTA-uniform control flow); they must
+ * compile and match the reference executor. Out-of-scope cases use a construct it must not compile yet; the compiler must decline them with a reason naming the construct (any of
  * {@link #declineKeywords}), and they must still produce the reference's results on an AUTO device.
  *
  * @param name unique, used in test names and messages

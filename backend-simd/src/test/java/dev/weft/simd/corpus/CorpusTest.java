@@ -109,6 +109,32 @@ class CorpusTest {
         }
     }
 
+    static Stream<CorpusCase> casesWithExpectations() {
+        return Corpus.all().stream().filter(c -> !c.setup().build(new Inputs(1), c.shapes().get(0)).expectations().isEmpty());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("casesWithExpectations")
+    void reference_everyShape_computesWhatPlainJavaDoes(CorpusCase c) {
+        // The oracle must be right about the kernel itself: a tree reduction that sums wrongly would still
+        // match on both executors. Expectations assume 32-thread warps (the block scan's warp totals fit one warp).
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < c.shapes().size(); i++) {
+            Shape shape = c.shapes().get(i);
+            long seed = caseSeed(c, 500 + i);
+            Instance instance = c.setup().build(new Inputs(seed), shape);
+            warp32.reference().launch(shape.grid(), shape.block(), instance.kernel());
+            for (Instance.Expectation e : instance.expectations()) {
+                Compare.arrays(e.name(), e.expected(), e.array(), e.tolerance())
+                        .ifPresent(d -> failures.add("corpus case " + c.name() + ", " + shape + ", input seed 0x"
+                                + Long.toHexString(seed) + ": plain Java vs reference executor: " + d));
+            }
+        }
+        if (!failures.isEmpty()) {
+            fail(String.join("\n", failures) + "\n" + reproduce());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("inScopeCases")
     void compile_inScopeKernel_compiledBySimd(CorpusCase c) {

@@ -14,8 +14,17 @@ public final class Instance {
     public record Output(String name, Object array, Tolerance tolerance) {
     }
 
+    /**
+     * What a correct kernel leaves in {@code array} on 32-thread warps, computed in plain Java: checks that a
+     * corpus kernel computes what its name says on the reference executor, so the differential comparison
+     * is not between two executors that agree on a broken kernel.
+     */
+    public record Expectation(String name, Object array, Object expected, Tolerance tolerance) {
+    }
+
     private final Kernel kernel;
     private final List<Output> outputs = new ArrayList<>();
+    private final List<Expectation> expectations = new ArrayList<>();
 
     private Instance(Kernel kernel) {
         this.kernel = kernel;
@@ -35,6 +44,22 @@ public final class Instance {
     public Instance check(String name, Object array, Tolerance tolerance) {
         outputs.add(new Output(name, array, tolerance));
         return this;
+    }
+
+    /** Records that after a launch on 32-thread warps {@code array} must hold {@code expected} exactly. */
+    public Instance expect(String name, Object array, Object expected) {
+        return expect(name, array, expected, Tolerance.EXACT);
+    }
+
+    /** As {@link #expect(String, Object, Object)}, under {@code tolerance}. */
+    public Instance expect(String name, Object array, Object expected, Tolerance tolerance) {
+        expectations.add(new Expectation(name, array, expected, tolerance));
+        return this;
+    }
+
+    /** The plain-Java expectations, in the order they were added; empty for most cases. */
+    public List<Expectation> expectations() {
+        return List.copyOf(expectations);
     }
 
     /** The kernel to launch. */

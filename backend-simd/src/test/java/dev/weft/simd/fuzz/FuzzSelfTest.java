@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * compiler: one corrupts one output element after an otherwise correct run; the others run a mutant of
  * the generated program, changed the way a lowering bug would change it (a signed shift done unsigned, a
  * comparison off by one, an early return or a break that does not take effect, min taken for max, a mask
- * combined with or instead of and). Over fixed seeds, every kind of bug must be caught.
+ * combined with or instead of and, a barrier that does not wait). Over fixed seeds, every kind of bug must be caught.
  */
 // A separate thread, so a kernel that never ends fails its test instead of hanging the run.
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -62,7 +62,8 @@ class FuzzSelfTest {
         for (String construct : List.of("for (", "while (", "do {", "break;", "continue;", "return;", " ? ", " && ", " || ",
                 "} else {", "} else if (", "(int) ", "(long) ", "(float) ", "(double) ", "(byte) ", "(char) ", ">>>", " % ",
                 " / ", "Math.fma(", "Math.sqrt(", "Math.min(", "Math.abs(", "Math.sin(", "Math.pow(", "ia[gid]",
-                "& 0x7fffffff) % n]", "Float.NaN", "Integer.MIN_VALUE", "h0(", "(ia[gid] & 7)", "(si & 7)", "t.laneId()")) {
+                "& 0x7fffffff) % n]", "Float.NaN", "Integer.MIN_VALUE", "h0(", "(ia[gid] & 7)", "(si & 7)", "t.laneId()",
+                "t.syncThreads();", "shI[tid] = ", "shL[", "shF[", "shD[", "Atomics.add(sh", "(tid + t.warpSize()) % nt")) {
             assertTrue(text.contains(construct), "no generated kernel uses " + construct);
         }
     }
@@ -89,10 +90,14 @@ class FuzzSelfTest {
         mutations.put("break taken as continue", (src, r) -> replaceOne(src, "break;", "continue;", 0, r));
         mutations.put("min taken as max", (src, r) -> replaceOne(src, "Math.min(", "Math.max(", 0, r));
         mutations.put("mask and taken as or", (src, r) -> replaceOne(src, " && ", " || ", 0, r));
+        // A barrier that does not hold every warp of the CTA back: a warp reads slots others have not written.
+        mutations.put("barrier dropped", (src, r) -> replaceOne(src, "t.syncThreads();", ";", 0, r));
 
         List<KernelGenerator.Program> programs = new ArrayList<>();
         for (long seed = 0; seed < 60; seed++) {
-            programs.add(KernelGenerator.generate(FIRST_SEED + 1000 + seed, KernelGenerator.Options.exact()));
+            // One in three with barriers (the others keep the early returns the return mutation needs).
+            KernelGenerator.Options options = seed % 3 == 2 ? new KernelGenerator.Options(false, 7, true) : KernelGenerator.Options.exact();
+            programs.add(KernelGenerator.generate(FIRST_SEED + 1000 + seed, options));
         }
         StringBuilder rates = new StringBuilder();
         List<String> undetected = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.weft.runtime.CompileReport;
+import dev.weft.runtime.KernelException;
 import dev.weft.simd.corpus.Differential;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -39,11 +40,24 @@ class FuzzTest {
      * Every fourth seed also stores transcendental results (compared within 1-2 ulps). Every other seed
      * is a small kernel (8 statements): large ones mostly exceed the JIT's method size limit after
      * vectorisation and are declined, so without small ones the fuzzer would hardly reach the compiler.
+     * Every third seed uses shared memory and barriers in CTA-uniform control flow (issue 5); the three
+     * choices are independent, so barrier kernels come smaller and larger, with and without transcendentals.
      */
     static KernelGenerator.Options optionsFor(long seed) {
         KernelGenerator.Options o = (seed & 3) == 0 ? KernelGenerator.Options.withTolerantMath() : KernelGenerator.Options.exact();
-        return (seed & 1) == 1 ? new KernelGenerator.Options(o.tolerantMath(), 8) : o;
+        o = (seed & 1) == 1 ? new KernelGenerator.Options(o.tolerantMath(), 8) : o;
+        // Barrier kernels are kept smaller (4 or 7 statements): the backend generates every phase between
+        // barriers per group of warps, so larger ones mostly exceed the JIT's method size limit and are declined.
+        return Math.floorMod(seed, 3) == 2 ? new KernelGenerator.Options(o.tolerantMath(), o.statementBudget() > 8 ? 7 : 4, true) : o;
     }
+
+    /** The smallest kernel with shared memory and a barrier: whether the backend compiles barriers at all. */
+    private static final dev.weft.Kernel BARRIER_PROBE = t -> {
+        int[] s = t.sharedInts(t.blockDimX());
+        s[t.threadIdxX()] = t.threadIdxX();
+        t.syncThreads();
+        s[t.threadIdxX()] += s[(t.threadIdxX() + 1) % t.blockDimX()];
+    };
 
     @Test
     void fuzz_randomKernels_matchReference() {
@@ -63,7 +77,11 @@ class FuzzTest {
         List<String> failures = new ArrayList<>();
         Map<String, Integer> declines = new TreeMap<>();
         int compiled = 0;
+        int barrierKernels = 0;
+        int barrierCompiled = 0;
+        boolean barriersCompile;
         try (Differential devices = new Differential(32)) {
+            barriersCompile = devices.auto().compileReport(BARRIER_PROBE).compiled();
             for (int from = 0; from < seeds.length && failures.size() < MAX_REPORTED; from += BATCH) {
                 List<KernelGenerator.Program> batch = new ArrayList<>();
                 for (int i = from; i < Math.min(seeds.length, from + BATCH); i++) {
@@ -76,8 +94,16 @@ class FuzzTest {
                     Optional<String> diff = FuzzHarness.runPair(devices, loaded, loaded, inst -> { });
                     diff.ifPresent(d -> failures.add(FuzzHarness.report(loaded.program(), d)));
                     CompileReport report = devices.auto().compileReport(FuzzHarness.instantiate(loaded).kernel());
+                    boolean barriers = loaded.program().source().contains("t.syncThreads();");
+                    if (barriers) {
+                        // Both executors failing alike counts as a match, so check that the generator kept the
+                        // convergence rules: a barrier kernel must run to completion on the reference executor.
+                        referenceFault(devices, loaded).ifPresent(failures::add);
+                    }
+                    barrierKernels += barriers ? 1 : 0;
                     if (report.compiled()) {
                         compiled++;
+                        barrierCompiled += barriers ? 1 : 0;
                     } else {
                         report.reasons().forEach(r -> declines.merge(withoutLineNumbers(r), 1, Integer::sum));
                     }
@@ -87,15 +113,34 @@ class FuzzTest {
                 }
             }
         }
-        System.out.println("fuzz: " + compiled + " of " + seeds.length + " kernels compiled by a backend"
-                + (declines.isEmpty() ? "" : "; decline reasons (count): " + declines));
+        System.out.println("fuzz: " + compiled + " of " + seeds.length + " kernels compiled by a backend, " + barrierCompiled
+                + " of the " + barrierKernels + " with barriers (the backend " + (barriersCompile ? "compiles" : "does not compile")
+                + " barriers)" + (declines.isEmpty() ? "" : "; decline reasons (count): " + declines));
         if (!failures.isEmpty()) {
             fail(failures.size() + " generated kernel(s) differ between the executors:\n\n" + String.join("\n\n", failures));
         }
         if (seeds.length >= 60 && dev.weft.simd.corpus.Backends.simdBackendPresent()) {
             // A fuzzer whose kernels all fall back compares the reference executor with itself.
-            assertTrue(compiled * 6 >= seeds.length, "only " + compiled + " of " + seeds.length
-                    + " generated kernels compiled: the fuzzer no longer reaches the compiler; " + declines);
+            // Until the backend compiles barriers at all (BARRIER_PROBE), the barrier kernels are expected to fall back
+            // and the share is taken over the others; from then on over each kind.
+            int plainKernels = seeds.length - barrierKernels;
+            int plainCompiled = compiled - barrierCompiled;
+            assertTrue(plainCompiled * 6 >= plainKernels, "only " + plainCompiled + " of " + plainKernels
+                    + " generated kernels without barriers compiled: the fuzzer no longer reaches the compiler; " + declines);
+            if (barriersCompile) {
+                assertTrue(barrierCompiled * 6 >= barrierKernels, "only " + barrierCompiled + " of " + barrierKernels
+                        + " generated kernels with barriers compiled: the fuzzer no longer reaches the barrier lowering; " + declines);
+            }
+        }
+    }
+
+    private static Optional<String> referenceFault(Differential devices, FuzzHarness.Loaded loaded) {
+        KernelGenerator.Program p = loaded.program();
+        try {
+            devices.reference().launch(p.grid(), p.block(), FuzzHarness.instantiate(loaded).kernel());
+            return Optional.empty();
+        } catch (KernelException e) {
+            return Optional.of(FuzzHarness.report(p, "the generator broke a rule: the reference executor failed: " + e.getMessage()));
         }
     }
 

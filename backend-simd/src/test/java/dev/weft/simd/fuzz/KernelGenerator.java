@@ -21,6 +21,15 @@ import java.util.SplittableRandom;
  * straight into an output compared within the Vector API's accuracy bound, never fed into other
  * arithmetic, so the tolerance does not have to cover propagated error.
  *
+ * <p>With {@link Options#barriers}, the kernel also allocates one shared array of each type (a slot per
+ * thread of the CTA) and, in CTA-uniform control flow only (the kernel's top level, loops with uniform trip
+ * counts, branches on uniform values, uniform {@code break}/{@code continue}), runs exchange phases: every
+ * thread writes a value to its slot (or adds one with a shared atomic at a computed index),
+ * {@code syncThreads()}, reads another thread's slot ({@code (tid + k) % nt}, a slot in another warp, a
+ * data-dependent one), {@code syncThreads()} again. What it read goes to an output, so a barrier that lets
+ * a warp run ahead shows as a difference. Such kernels launch exactly {@code n} threads and never return
+ * early: every thread reaches every barrier, as the convergence rules require.
+ *
  * <p>Every program terminates (loop counters are never assigned in the body and bound the trip count),
  * never divides an int or long by zero (divisors are {@code (x | 1)} or non-zero constants), never indexes
  * out of bounds (gathers are {@code (x & 0x7fffffff) % n}) and never races (each thread writes only its
@@ -39,8 +48,24 @@ public final class KernelGenerator {
      */
     public static final int SLOTS = 8;
 
-    /** What to generate. */
-    public record Options(boolean tolerantMath, int statementBudget) {
+    /**
+     * What to generate.
+     *
+     * @param tolerantMath also store transcendental results
+     * @param statementBudget about how many statements the kernel has
+     * @param barriers use shared memory and barriers in CTA-uniform control flow
+     */
+    public record Options(boolean tolerantMath, int statementBudget, boolean barriers) {
+
+        /** Without barriers. */
+        public Options(boolean tolerantMath, int statementBudget) {
+            this(tolerantMath, statementBudget, false);
+        }
+
+        /** These options with shared memory and barriers. */
+        public Options withBarriers() {
+            return new Options(tolerantMath, statementBudget, true);
+        }
 
         /** Exact operations only, about 25 statements. */
         public static Options exact() {
@@ -96,6 +121,14 @@ public final class KernelGenerator {
 
     private static final int MAX_EXPR_DEPTH = 3;
 
+    /**
+     * The depth of top-level expressions: 3, or 2 in barrier mode. Each barrier splits the kernel into phases
+     * that the backend generates, with the values live across it, per group of warps; at depth 3 nearly every
+     * barrier kernel exceeded the JIT's method size limit and was declined, so the fuzzer hardly reached the
+     * barrier lowering.
+     */
+    private final int maxDepth;
+
     private final SplittableRandom r;
     private final Options options;
     private final StringBuilder out = new StringBuilder();
@@ -109,10 +142,17 @@ public final class KernelGenerator {
     private int indent;
     private int loopDepth;
     private int budget;
+    /** Barrier mode: whether all control flow enclosing the current statement is the same for the whole CTA. */
+    private boolean uniformControl;
+    /** Barrier mode: whether the innermost enclosing loop is a uniform one that may hold barriers. */
+    private boolean innermostLoopUniform;
+    /** Barrier mode: the counters of the enclosing uniform loops (uniform values usable in slot indices). */
+    private final Deque<String> uniformCounters = new ArrayDeque<>();
 
     private KernelGenerator(long seed, Options options) {
         this.r = new SplittableRandom(seed);
         this.options = options;
+        this.maxDepth = options.barriers ? 2 : MAX_EXPR_DEPTH;
     }
 
     /** The program for {@code seed}. */
@@ -136,15 +176,23 @@ public final class KernelGenerator {
         }
         int threads = Math.toIntExact(grid.volume() * block.volume());
         int n = Math.max(1, threads - r.nextInt(0, threads / 4 + 1));
+        if (options.barriers) {
+            // Every thread must reach every barrier, so none may return at a gid >= n guard.
+            n = threads;
+        }
 
         line("package " + PACKAGE + ";");
         line("");
+        if (options.barriers) {
+            line("import dev.weft.Atomics;");
+        }
         line("import dev.weft.Kernel;");
         line("");
         line("/** Generated from seed 0x" + Long.toHexString(seed) + " by " + KernelGenerator.class.getSimpleName() + ". */");
         line("public final class " + name + " {");
         indent++;
-        int helperCount = r.nextInt(0, 3);
+        // Barrier kernels get at most one helper: inlined into every phase that calls it, helpers grow them most.
+        int helperCount = r.nextInt(0, options.barriers ? 2 : 3);
         for (int h = 0; h < helperCount; h++) {
             helper(h);
         }
@@ -157,14 +205,28 @@ public final class KernelGenerator {
         budget = options.statementBudget;
         scopes.push(new ArrayList<>());
         line("int gid = " + (twoD ? "t.globalIdY() * (t.gridDimX() * t.blockDimX()) + t.globalIdX()" : "t.globalIdX()") + ";");
-        line("if (gid >= n) {");
-        line("    return;");
-        line("}");
+        if (options.barriers) {
+            line("int tid = t.linearThreadIdx();");
+            line("int nt = t.blockDimX() * t.blockDimY();");
+            line("int[] shI = t.sharedInts(nt);");
+            line("long[] shL = t.sharedLongs(nt);");
+            line("float[] shF = t.sharedFloats(nt);");
+            line("double[] shD = t.sharedDoubles(nt);");
+            uniformControl = true;
+        } else {
+            line("if (gid >= n) {");
+            line("    return;");
+            line("}");
+        }
         block(0);
-        line(output(T.INT, 0) + " += " + expr(T.INT, MAX_EXPR_DEPTH) + ";");
-        line(output(T.LONG, 0) + " ^= " + expr(T.LONG, MAX_EXPR_DEPTH) + ";");
-        line(output(T.FLOAT, 1) + " = " + expr(T.FLOAT, MAX_EXPR_DEPTH) + ";");
-        line(output(T.DOUBLE, 1) + " = " + expr(T.DOUBLE, MAX_EXPR_DEPTH) + ";");
+        if (options.barriers) {
+            // At least one exchange in every barrier kernel.
+            exchange();
+        }
+        line(output(T.INT, 0) + " += " + expr(T.INT, maxDepth) + ";");
+        line(output(T.LONG, 0) + " ^= " + expr(T.LONG, maxDepth) + ";");
+        line(output(T.FLOAT, 1) + " = " + expr(T.FLOAT, maxDepth) + ";");
+        line(output(T.DOUBLE, 1) + " = " + expr(T.DOUBLE, maxDepth) + ";");
         dumpLocals(scopes.peek());
         scopes.pop();
         indent--;
@@ -256,12 +318,16 @@ public final class KernelGenerator {
 
     private void statement(int depth) {
         budget--;
-        int roll = r.nextInt(100);
         boolean canNest = depth < 3;
+        if (options.barriers && inKernel && uniformControl && r.nextInt(100) < 22) {
+            barrierStatement(depth, canNest);
+            return;
+        }
+        int roll = r.nextInt(100);
         if (roll < 28) {
             T type = numeric();
             String name = "v" + nextName++;
-            line(type.java + " " + name + " = " + expr(type, MAX_EXPR_DEPTH) + ";");
+            line(type.java + " " + name + " = " + expr(type, maxDepth) + ";");
             scopes.peek().add(new Var(name, type, true));
         } else if (roll < 46) {
             assignment();
@@ -271,11 +337,11 @@ public final class KernelGenerator {
             ifStatement(depth);
         } else if (roll < 80 && canNest && loopDepth < 2) {
             loop(depth);
-        } else if (roll < 86 && loopDepth > 0) {
+        } else if (roll < 86 && loopDepth > 0 && !(options.barriers && innermostLoopUniform)) {
             line("if (" + expr(T.BOOL, 2) + ") {");
             line("    " + (r.nextBoolean() ? "break;" : "continue;"));
             line("}");
-        } else if (roll < 88 && inKernel) {
+        } else if (roll < 88 && inKernel && !options.barriers) {
             line("if (" + expr(T.BOOL, 2) + ") {");
             indent++;
             if (r.nextBoolean()) {
@@ -320,7 +386,7 @@ public final class KernelGenerator {
             case INT, LONG -> pick("=", "=", "+=", "-=", "*=", "^=", "|=", "<<=", ">>=", ">>>=");
             default -> pick("=", "=", "+=", "-=", "*=", "/=");
         };
-        line(v.name + " " + op + " " + expr(v.type, MAX_EXPR_DEPTH) + ";");
+        line(v.name + " " + op + " " + expr(v.type, maxDepth) + ";");
     }
 
     private void store() {
@@ -329,7 +395,7 @@ public final class KernelGenerator {
             case INT, LONG -> pick("=", "+=", "^=");
             default -> pick("=", "+=");
         };
-        line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, MAX_EXPR_DEPTH) + ";");
+        line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, maxDepth) + ";");
     }
 
     /** The thread's element {@code slot} of the output array of {@code type}. */
@@ -375,7 +441,15 @@ public final class KernelGenerator {
     }
 
     private void ifStatement(int depth) {
-        nested("if (" + expr(T.BOOL, MAX_EXPR_DEPTH) + ") {", depth, "}");
+        // A condition on per-thread values: no barriers below it.
+        boolean wasUniform = uniformControl;
+        uniformControl = false;
+        ifBranches(depth);
+        uniformControl = wasUniform;
+    }
+
+    private void ifBranches(int depth) {
+        nested("if (" + expr(T.BOOL, maxDepth) + ") {", depth, "}");
         int tail = r.nextInt(3);
         if (tail == 1) {
             // Turn the closing brace into an else branch.
@@ -388,6 +462,17 @@ public final class KernelGenerator {
     }
 
     private void loop(int depth) {
+        // Trip counts and while conditions may differ per thread, and break/continue inside may be divergent.
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        uniformControl = false;
+        innermostLoopUniform = false;
+        anyLoop(depth);
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+    }
+
+    private void anyLoop(int depth) {
         loopDepth++;
         String bound = tripCount();
         switch (r.nextInt(4)) {
@@ -448,6 +533,115 @@ public final class KernelGenerator {
             case 4 -> "(gid % 6)";
             case 5 -> "(t.laneId() & 3)";
             default -> "((int) la[gid] & 5)";
+        };
+    }
+
+    // ---- barriers (barrier mode, CTA-uniform control only) ----------------------------------------
+
+    private void barrierStatement(int depth, boolean canNest) {
+        int roll = r.nextInt(100);
+        if (roll < 55 || !canNest) {
+            exchange();
+        } else if (roll < 72 && loopDepth < 2) {
+            uniformLoop(depth);
+        } else if (roll < 88) {
+            uniformIf(depth);
+        } else if (innermostLoopUniform && loopDepth > 0) {
+            line("if (" + uniformCondition() + ") {");
+            line("    " + (r.nextBoolean() ? "break;" : "continue;"));
+            line("}");
+        } else {
+            exchange();
+        }
+    }
+
+    /**
+     * One exchange through shared memory: a write phase (a plain store to the thread's own slot, or a
+     * shared atomic add at a computed slot), a barrier, a read of some other slot into an output or a local,
+     * and a barrier before anyone writes the array again.
+     */
+    private void exchange() {
+        T type = numeric();
+        String array = switch (type) {
+            case INT -> "shI";
+            case LONG -> "shL";
+            case FLOAT -> "shF";
+            default -> "shD";
+        };
+        boolean atomic = (type == T.INT || type == T.LONG) && r.nextInt(4) == 0;
+        if (atomic) {
+            line("Atomics.add(" + array + ", (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(type, 2) + ");");
+        } else {
+            line(array + "[tid] = " + expr(type, maxDepth) + ";");
+        }
+        line("t.syncThreads();");
+        String read = array + "[" + slot() + "]";
+        if (r.nextBoolean()) {
+            String op = type == T.INT || type == T.LONG ? pick("=", "+=", "^=") : pick("=", "+=");
+            line(output(type, r.nextInt(4)) + " " + op + " " + read + ";");
+        } else {
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + read + ";");
+            scopes.peek().add(new Var(name, type, true));
+            // Into an output now, so the value read is observed even if nothing uses the local later.
+            String op = type == T.INT || type == T.LONG ? "^=" : "+=";
+            line(output(type, r.nextInt(4)) + " " + op + " " + name + ";");
+        }
+        line("t.syncThreads();");
+    }
+
+    /** Another thread's slot: a neighbour, one a warp or half a CTA away, the mirror, or one chosen by data. */
+    private String slot() {
+        String k = uniformCounters.isEmpty() || r.nextBoolean() ? String.valueOf(r.nextInt(1, 40)) : uniformCounters.peek() + " + 1";
+        return switch (r.nextInt(7)) {
+            case 0, 1 -> "(tid + " + k + ") % nt";
+            case 2 -> "(tid + t.warpSize()) % nt";
+            case 3 -> "(tid + nt / 2) % nt";
+            case 4 -> "nt - 1 - tid";
+            case 5 -> "(tid + (si & 63)) % nt";
+            default -> "(" + expr(T.INT, 1) + " & 0x7fffffff) % nt";
+        };
+    }
+
+    /** A loop whose trip count is the same for every thread of the CTA (it may differ between CTAs). */
+    private void uniformLoop(int depth) {
+        String bound = switch (r.nextInt(5)) {
+            case 0, 1 -> String.valueOf(r.nextInt(0, 4));
+            case 2 -> "(si & 3)";
+            case 3 -> "(t.blockIdxX() % 3)";
+            default -> "(n % 4)";
+        };
+        String k = "k" + nextName++;
+        boolean wasUniformLoop = innermostLoopUniform;
+        innermostLoopUniform = true;
+        loopDepth++;
+        uniformCounters.push(k);
+        scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
+        nested("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
+        scopes.pop();
+        uniformCounters.pop();
+        loopDepth--;
+        innermostLoopUniform = wasUniformLoop;
+    }
+
+    /** A branch on a value that is the same for every thread of the CTA. */
+    private void uniformIf(int depth) {
+        nested("if (" + uniformCondition() + ") {", depth, "}");
+        if (r.nextBoolean()) {
+            out.setLength(out.length() - (indentOf(indent) + "}\n").length());
+            nested("} else {", depth, "}");
+        }
+    }
+
+    private String uniformCondition() {
+        int choices = uniformCounters.isEmpty() ? 5 : 6;
+        return switch (r.nextInt(choices)) {
+            case 0 -> "((si & 1) == 0)";
+            case 1 -> "((t.blockIdxX() & 1) == " + r.nextInt(2) + ")";
+            case 2 -> "(sl > " + literal(T.LONG) + ")";
+            case 3 -> "(n > " + r.nextInt(1, 200) + ")";
+            case 4 -> "(sd < " + literal(T.DOUBLE) + ")";
+            default -> "(" + uniformCounters.peek() + " == " + r.nextInt(0, 3) + ")";
         };
     }
 
@@ -532,7 +726,7 @@ public final class KernelGenerator {
                 case 5 -> "((float) Math.floor(" + expr(type, d) + "))";
                 case 6 -> "((float) Math.ceil(" + expr(type, d) + "))";
                 case 7 -> "((float) Math.rint(" + expr(type, d) + "))";
-                default -> "Math.copySign(" + expr(type, d) + ", " + expr(type, d) + ")";
+                default -> copySign(type, d);
             };
             default -> switch (r.nextInt(9)) {
                 case 0 -> "Math.abs(" + expr(type, d) + ")";
@@ -543,9 +737,21 @@ public final class KernelGenerator {
                 case 5 -> "Math.floor(" + expr(type, d) + ")";
                 case 6 -> "Math.ceil(" + expr(type, d) + ")";
                 case 7 -> "Math.rint(" + expr(type, d) + ")";
-                default -> "Math.copySign(" + expr(type, d) + ", " + expr(type, d) + ")";
+                default -> copySign(type, d);
             };
         };
+    }
+
+    /**
+     * {@code Math.copySign} with a NaN sign argument read as positive (as {@code StrictMath.copySign} does):
+     * Java leaves the sign of a NaN that arithmetic produces unspecified, and it differs between the
+     * interpreter and C2 (which may commute the operands of a multiply of two NaNs), so copying it into a
+     * number would make the reference executor disagree with itself.
+     */
+    private String copySign(T type, int d) {
+        String magnitude = expr(type, d);
+        String sign = expr(type, d);
+        return "Math.copySign(" + magnitude + ", (" + sign + " != " + sign + " ? " + (type == T.FLOAT ? "1f" : "1d") + " : " + sign + "))";
     }
 
     private String helperCall(T type, int d) {

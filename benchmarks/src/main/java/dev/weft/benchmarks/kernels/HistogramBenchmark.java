@@ -28,16 +28,18 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="HistogramBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1 -rf json -rff target/histogram.json"}
  *
- * <p>A 256-bin histogram of 2^22 random bytes (4 MiB): scattered read-modify-writes, where threads that hit
- * the same bin must not lose updates. The Weft kernel is the CUDA one: a fixed grid of 64 CTAs of 256
+ * <p>A 256-bin histogram of 2^22 random bin indices, ints in [0, 256) (16 MiB): scattered read-modify-writes,
+ * where threads that hit the same bin must not lose updates. The data are ints, not bytes, in every variant:
+ * Weft's SIMD backend compiles kernels over int, long, float and double arrays only (a kernel capturing a
+ * {@code byte[]} is declined), and the comparison must stay one algorithm over one input. The Weft kernel is the CUDA one: a fixed grid of 64 CTAs of 256
  * threads; each CTA zeroes a histogram in shared memory, its threads count a grid-stride slice with
  * shared-memory atomics, and after a barrier add the CTA's non-zero bins to the global histogram with
- * global atomics. Reported in elements (bytes counted) per second and GB/s at 1 byte per element; zeroing
+ * global atomics. Reported in elements (values counted) per second and GB/s at 4 bytes per element; zeroing
  * the global histogram is part of every variant's invocation.
  *
- * <p>Variants as in {@link SaxpyBenchmark}; {@code weftReference} counts 2^20 bytes, and {@code weft} too
+ * <p>Variants as in {@link SaxpyBenchmark}; {@code weftReference} counts 2^20 values, and {@code weft} too
  * unless AUTO compiles the kernel ({@link Devices#fullProblem}). The hand-written Vector API code
- * privatises as CPU code does: each chunk of 2^16 bytes counts into its own histogram with plain
+ * privatises as CPU code does: each chunk of 2^16 values counts into its own histogram with plain
  * increments (as Weft's per-CTA shared ones, without atomics since one worker owns it), and the chunk
  * histograms are merged with vector adds. The counting is scalar because the SIMD way, a private histogram
  * per lane updated by gather and scatter, measured 10–15 times slower than scalar increments on this AVX2
@@ -46,8 +48,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * exactly against {@code javaSerial}.
  *
  * <p>What you should see: the privatised CPU variants close to each other, the plain serial loop not far
- * behind (one increment per byte); on the reference executor every count is a {@code VarHandle} atomic
- * add, a locked instruction per byte.
+ * behind (one increment per value); on the reference executor every count is a {@code VarHandle} atomic
+ * add, a locked instruction per value.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -69,7 +71,7 @@ public class HistogramBenchmark {
     public String impl;
 
     private int n;
-    private byte[] data;
+    private int[] data;
     private int[] bins;
     private int[][] chunkBins;
     private Device device;
@@ -81,8 +83,7 @@ public class HistogramBenchmark {
             device = Devices.create(impl.equals("weftReference"));
         }
         n = Devices.fullProblem(impl, device, KernelsForReport.kernels().get("histogram")) ? N : REFERENCE_N;
-        data = new byte[n];
-        new SplittableRandom(13).nextBytes(data);
+        data = new SplittableRandom(13).ints(n, 0, BINS).toArray();
         bins = new int[BINS];
         chunkBins = new int[(n + CHUNK - 1) / CHUNK][BINS];
         if (device != null) {
@@ -98,7 +99,7 @@ public class HistogramBenchmark {
     }
 
     /** The Weft kernel: a shared-memory histogram per CTA, then its bins added to the global one. */
-    static Kernel histogramKernel(int n, byte[] data, int[] bins) {
+    static Kernel histogramKernel(int n, int[] data, int[] bins) {
         return t -> {
             int[] local = t.sharedInts(BINS);
             int tid = t.threadIdxX();
@@ -107,7 +108,7 @@ public class HistogramBenchmark {
             }
             t.syncThreads();
             for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
-                Atomics.add(local, data[i] & 0xFF, 1);
+                Atomics.add(local, data[i], 1);
             }
             t.syncThreads();
             for (int b = tid; b < BINS; b += t.blockDimX()) {
@@ -129,7 +130,7 @@ public class HistogramBenchmark {
     @Benchmark
     public void histogram(Work work, Blackhole bh) {
         run();
-        work.add(n, 0, n);
+        work.add(n, 0, 4L * n);
         bh.consume(bins);
     }
 
@@ -150,7 +151,7 @@ public class HistogramBenchmark {
             }
             case "javaSerial" -> javaCount(data, 0, n, bins);
             case "javaParallel" -> {
-                int[] h = IntStream.range(0, n).parallel().collect(() -> new int[BINS], (acc, i) -> acc[data[i] & 0xFF]++, (x, y) -> {
+                int[] h = IntStream.range(0, n).parallel().collect(() -> new int[BINS], (acc, i) -> acc[data[i]]++, (x, y) -> {
                     for (int b = 0; b < BINS; b++) {
                         x[b] += y[b];
                     }
@@ -167,9 +168,9 @@ public class HistogramBenchmark {
         javaCount(data, c * CHUNK, Math.min(n, (c + 1) * CHUNK), h);
     }
 
-    static void javaCount(byte[] data, int from, int to, int[] bins) {
+    static void javaCount(int[] data, int from, int to, int[] bins) {
         for (int i = from; i < to; i++) {
-            bins[data[i] & 0xFF]++;
+            bins[data[i]]++;
         }
     }
 

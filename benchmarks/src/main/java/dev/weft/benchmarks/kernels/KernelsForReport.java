@@ -21,7 +21,8 @@ public final class KernelsForReport {
         m.put("reduction", ReductionBenchmark.reductionKernel(1, new float[1], new float[1]));
         m.put("mandelbrot", MandelbrotBenchmark.mandelbrotKernel(1, 1, 0f, 0f, 1f, 1f, 1, new int[1]));
         m.put("sgemm", SgemmBenchmark.sgemmKernel(1, new float[1], new float[1], new float[1]));
-        m.put("histogram", HistogramBenchmark.histogramKernel(1, new byte[1], new int[HistogramBenchmark.BINS]));
+        m.put("sgemmRegisterBlocked", SgemmRegisterBlockedBenchmark.sgemmKernel(1, new float[1], new float[1], new float[1]));
+        m.put("histogram", HistogramBenchmark.histogramKernel(1, new int[1], new int[HistogramBenchmark.BINS]));
         m.put("blackScholes", BlackScholesBenchmark.blackScholesKernel(1, 0f, 1f, new float[1], new float[1], new float[1],
                 new float[1], new float[1]));
         m.put("nbody", NBodyBenchmark.nbodyKernel(1, 0f, 1f, new float[1], new float[1], new float[1], new float[1],

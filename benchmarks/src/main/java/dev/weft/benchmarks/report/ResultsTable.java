@@ -19,7 +19,9 @@ import jdk.incubator.vector.FloatVector;
  * the results hold more than one benchmark, a summary with one row per benchmark (each variant relative to
  * the hand-written Vector API); then one table per benchmark with each variant's rates, GB/s or GFLOP/s where the benchmark counts bytes or
  * flops, and its ratio to the hand-written Vector API variant (multi-threaded) and to plain Java on one
- * thread, both computed per element so that variants that ran a smaller problem compare fairly.
+ * thread, both computed per element so that variants that ran a smaller problem compare fairly. Where a
+ * benchmark counts flops, each variant's GFLOP/s is also given as a share of the machine's single-precision
+ * FMA peak for the cores it used ({@link Peak}: FMA pipes × float lanes × 2 flops × clock × cores).
  *
  * <p>Run it on the machine that ran the benchmarks (the header describes the machine running this tool):
  * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.results=target/saxpy.json}, or with plain
@@ -59,10 +61,73 @@ public final class ResultsTable {
             double elements, double elementsError, double flops, double bytes) {
     }
 
-    /** Renders the results in {@code json} under the header {@code machine}. */
+    /**
+     * The single-precision peak of the machine: every core issuing {@code fmaPipes} fused multiply-adds of
+     * {@code floatLanes} floats per cycle, 2 flops each. The lanes are the preferred vector species' (8 with
+     * AVX2, 16 with AVX-512); the clock is {@code /proc/cpuinfo}'s "cpu MHz" (under a hypervisor, the nominal
+     * clock: boost is not visible, so the peak is a lower bound where the host boosts) or
+     * {@code -Dweft.cpuMHz}; the pipes are 2 (Zen 2-4, Skylake-SP and later server Intel cores) or
+     * {@code -Dweft.fmaPipes}.
+     *
+     * @param cores the cores the JVM may use
+     * @param fmaPipes FMA instructions issued per cycle per core
+     * @param floatLanes floats per FMA instruction
+     * @param ghz clock in GHz
+     * @param clockSource where the clock came from, for the header
+     */
+    record Peak(int cores, int fmaPipes, int floatLanes, double ghz, String clockSource) {
+
+        /** GFLOP/s on {@code threads} cores (at most all of them). */
+        double gflops(int threads) {
+            return Math.min(threads, cores) * fmaPipes * floatLanes * 2 * ghz;
+        }
+
+        /** The header line: the peak and how it is computed. */
+        String describe() {
+            return String.format(Locale.ROOT, "- FP32 FMA peak: %d cores × %d FMA pipes × %d float lanes × 2 flops × %.3f GHz (%s) = "
+                    + "%.1f GFLOP/s (%.1f per core); `%% peak` columns are shares of it for the cores a variant used\n",
+                    cores, fmaPipes, floatLanes, ghz, clockSource, gflops(cores), gflops(1));
+        }
+    }
+
+    /** This machine's peak (see {@link Peak}). */
+    static Peak peak() {
+        String mhz = System.getProperty("weft.cpuMHz");
+        double ghz;
+        String source;
+        if (mhz != null) {
+            ghz = Double.parseDouble(mhz) / 1000;
+            source = "-Dweft.cpuMHz";
+        } else {
+            ghz = cpuinfoMhz() / 1000;
+            source = ghz > 0 ? "/proc/cpuinfo cpu MHz" : "clock unknown: set -Dweft.cpuMHz";
+        }
+        return new Peak(Runtime.getRuntime().availableProcessors(), Integer.getInteger("weft.fmaPipes", 2),
+                FloatVector.SPECIES_PREFERRED.length(), ghz, source);
+    }
+
+    private static double cpuinfoMhz() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("cpu MHz")) {
+                    return Double.parseDouble(line.substring(line.indexOf(':') + 1).strip());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: unknown
+        }
+        return 0;
+    }
+
+    /** Renders the results in {@code json} under the header {@code machine}, with this machine's peak. */
     static String render(String json, String machine) {
+        return render(json, machine, peak());
+    }
+
+    /** Renders the results in {@code json} under the header {@code machine}; GFLOP/s as shares of {@code peak}. */
+    static String render(String json, String machine, Peak peak) {
         List<?> results = (List<?>) Json.parse(json);
-        StringBuilder md = new StringBuilder("# Weft kernel benchmarks\n\n").append(machine);
+        StringBuilder md = new StringBuilder("# Weft kernel benchmarks\n\n").append(machine).append(peak.describe());
         if (!results.isEmpty()) {
             Map<?, ?> first = (Map<?, ?>) results.get(0);
             md.append("- JDK: ").append(first.get("jdkVersion")).append(", ").append(first.get("vmName")).append(' ')
@@ -87,7 +152,7 @@ public final class ResultsTable {
         if (byBenchmark.size() > 1) {
             summary(md, byBenchmark);
         }
-        byBenchmark.forEach((name, rows) -> table(md, name, rows));
+        byBenchmark.forEach((name, rows) -> table(md, name, rows, peak));
         return md.toString();
     }
 
@@ -148,7 +213,7 @@ public final class ResultsTable {
                 score(secondary.get("flops")), score(secondary.get("bytes")));
     }
 
-    private static void table(StringBuilder md, String name, List<Row> rows) {
+    private static void table(StringBuilder md, String name, List<Row> rows, Peak peak) {
         boolean flops = rows.stream().anyMatch(r -> r.flops() > 0);
         boolean bytes = rows.stream().anyMatch(r -> r.bytes() > 0);
         Row vector = rows.stream().filter(r -> r.variant().equals(VECTOR_BASELINE)).findFirst().orElse(null);
@@ -159,19 +224,23 @@ public final class ResultsTable {
             md.append("GB/s | ");
         }
         if (flops) {
-            md.append("GFLOP/s | ");
+            md.append("GFLOP/s | % peak | ");
         }
         md.append("× Vector API | × plain Java |\n|---|---:|---:|---:|");
-        md.append(bytes ? "---:|" : "").append(flops ? "---:|" : "").append("---:|---:|\n");
+        md.append(bytes ? "---:|" : "").append(flops ? "---:|---:|" : "").append("---:|---:|\n");
         for (Row r : rows) {
-            md.append("| ").append(r.variant()).append(" | ").append(r.variant().endsWith("Serial") ? 1 : Runtime.getRuntime().availableProcessors())
+            int threads = r.variant().endsWith("Serial") ? 1 : Runtime.getRuntime().availableProcessors();
+            md.append("| ").append(r.variant()).append(" | ").append(threads)
                     .append(" | ").append(withError(r.opsPerSecond(), r.opsError())).append(" | ")
                     .append(r.elements() > 0 ? withError(r.elements(), r.elementsError()) : "-").append(" | ");
             if (bytes) {
                 md.append(r.bytes() > 0 ? fixed(r.bytes() / 1e9) : "-").append(" | ");
             }
             if (flops) {
-                md.append(r.flops() > 0 ? fixed(r.flops() / 1e9) : "-").append(" | ");
+                md.append(r.flops() > 0 ? fixed(r.flops() / 1e9) : "-").append(" | ")
+                        .append(r.flops() > 0 && peak.gflops(threads) > 0
+                                ? String.format(Locale.ROOT, "%.1f%%", 100 * r.flops() / 1e9 / peak.gflops(threads)) : "-")
+                        .append(" | ");
             }
             md.append(ratio(r, vector)).append(" | ").append(ratio(r, java)).append(" |\n");
         }

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * reference executor suspends every thread at every barrier; measured with its continuation fibers (the
  * default) and with its virtual-thread fallback (what runs without the {@code --add-exports} option).
  * For comparison, the textbook Java alternative: one virtual thread per kernel thread, meeting at a
- * {@link Phaser}.
+ * {@link Phaser}. {@link CtaBarrierBenchmark} compares the compiled executor's barrier with this one's, per CTA.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

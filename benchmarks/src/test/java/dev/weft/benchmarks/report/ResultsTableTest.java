@@ -39,8 +39,25 @@ class ResultsTableTest {
         assertTrue(md.contains("| weftReference | "), md);
         // 1e6 elements/s against 4e9 and 2e9: the reference's invocation rate must not matter.
         assertTrue(md.contains("| 0.0003 | 0.0005 |"), md);
-        assertTrue(md.contains("| vectorApi | ") && md.contains("| 48.00 | 8.00 | 1.00 | 2.00 |"), md);
+        assertTrue(md.contains("| vectorApi | ") && md.contains("| 48.00 | 8.00 | "), md);
+        assertTrue(md.contains(" | 1.00 | 2.00 |"), md);
         assertTrue(md.contains("1 fork(s), 2 × 1 s warm-up, 3 × 1 s measurement"), md);
+    }
+
+    @Test
+    void render_gflops_asShareOfPeakForTheCoresUsed() {
+        // 2 cores × 2 pipes × 8 lanes × 2 flops × 2.5 GHz = 160 GFLOP/s, 80 per core.
+        ResultsTable.Peak peak = new ResultsTable.Peak(2, 2, 8, 2.5, "test");
+        String json = "[" + String.join(",",
+                result("SgemmBenchmark.sgemm", "vectorApiSerial", 10, 4e10, 8e10, 0),
+                result("SgemmBenchmark.sgemm", "javaSerial", 10, 1e10, 2e10, 0)) + "]";
+        String md = ResultsTable.render(json, "- machine\n", peak);
+        assertTrue(md.contains("= 160.0 GFLOP/s (80.0 per core)"), md);
+        assertTrue(md.contains("| GFLOP/s | % peak |"), md);
+        assertTrue(md.contains("| vectorApiSerial | 1 | ") && md.contains("| 80.00 | 100.0% |"), md);
+        assertTrue(md.contains("| 20.00 | 25.0% |"), md);
+        assertEquals(80.0, peak.gflops(1), 1e-9);
+        assertEquals(160.0, peak.gflops(64), 1e-9);
     }
 
     @Test

@@ -223,6 +223,10 @@ public final class Uniformity {
             case SREG:
                 return sreg((SReg) n.aux);
             case STORE:
+            case BARRIER:
+                return UNIFORM;
+            case SHARED:
+                // The CTA's k-th array whatever the thread; a length that varies is declined by the compiler.
                 return UNIFORM;
             case ATOMIC:
                 // Threads updating one address each get a different old value, whatever the operands.

@@ -1,6 +1,7 @@
 package dev.weft.simd.internal.front;
 
 import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Barrier;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -88,16 +89,6 @@ public final class Parser {
         ClassModel load(String internalName);
     }
 
-    /** A ThreadContext method that is not compiled in this version, with its reason. */
-    private static final Map<String, String> UNSUPPORTED_CONTEXT = new HashMap<>();
-
-    static {
-        for (String t : List.of("Ints", "Longs", "Floats", "Doubles")) {
-            UNSUPPORTED_CONTEXT.put("shared" + t, "shared memory is not compiled yet");
-        }
-        UNSUPPORTED_CONTEXT.put("syncThreads", "barriers are not compiled yet");
-    }
-
     /** The warp operations of ThreadContext: compiled as {@link Op#WARP}. */
     private static final Set<String> WARP_OPS = Set.of("ballot", "any", "all", "shfl", "shflUp", "shflDown", "shflXor");
 
@@ -111,6 +102,9 @@ public final class Parser {
     private final Deque<String> callStack = new ArrayDeque<>();
     private final EnumMap<Kind, Node> undefs = new EnumMap<>(Kind.class);
     private int frames;
+    /** Barrier call instructions by identity (class, method, instruction), numbered from 1. */
+    private final Map<String, Integer> barrierSites = new HashMap<>();
+    private int barrierNodes;
     private Block entry;
 
     // Braun et al.'s state.
@@ -314,7 +308,51 @@ public final class Parser {
         removeUnreachable();
         deadCodeElimination();
         mergeChains();
+        splitAtBarriers();
         validate();
+    }
+
+    /**
+     * Ends a block at each barrier: the nodes after it move to a new block, which the barrier's block jumps to.
+     * The code generator stops a group at the end of a barrier's block and resumes it there.
+     */
+    private void splitAtBarriers() {
+        for (int bi = 0; bi < g.blocks.size(); bi++) {
+            Block b = g.blocks.get(bi);
+            for (int i = 0; i < b.nodes.size(); i++) {
+                // Already split: the barrier ends the block, which jumps to a block entered only from it.
+                if (b.nodes.get(i).op != Op.BARRIER || (i == b.nodes.size() - 1 && b.exit == Block.Exit.GOTO
+                        && b.succs.get(0).preds.size() == 1 && b.succs.get(0) != entry)) {
+                    continue;
+                }
+                Block c = g.newBlock();
+                List<Node> tail = new ArrayList<>(b.nodes.subList(i + 1, b.nodes.size()));
+                b.nodes.subList(i + 1, b.nodes.size()).clear();
+                for (Node n : tail) {
+                    n.block = c;
+                }
+                c.nodes.addAll(tail);
+                c.exit = b.exit;
+                c.cond = b.cond;
+                c.keys = b.keys;
+                c.site = b.site;
+                c.succs.addAll(b.succs);
+                for (Block t : b.succs) {
+                    for (int j = 0; j < t.preds.size(); j++) {
+                        if (t.preds.get(j) == b) {
+                            t.preds.set(j, c);
+                        }
+                    }
+                }
+                b.succs.clear();
+                b.succs.add(c);
+                c.preds.add(b);
+                b.exit = Block.Exit.GOTO;
+                b.cond = null;
+                b.keys = null;
+                break;
+            }
+        }
     }
 
     /**
@@ -450,7 +488,7 @@ public final class Parser {
     /** Whether a node can be dropped when unused: no side effect and it cannot fault. */
     static boolean isPure(Node n) {
         return switch (n.op) {
-            case STORE, LOAD, LENGTH, ATOMIC, WARP -> false;
+            case STORE, LOAD, LENGTH, ATOMIC, WARP, SHARED, BARRIER -> false;
             case DIV, REM -> !(n.kind == Kind.INT || n.kind == Kind.LONG);
             default -> true;
         };
@@ -1228,16 +1266,6 @@ public final class Parser {
         }
 
         private void contextCall(String name, String desc) {
-            String why = UNSUPPORTED_CONTEXT.get(name);
-            if (why != null) {
-                String what = name.startsWith("shared") ? "shared memory (" + name + ")"
-                        : name.equals("syncThreads") ? "syncThreads()" : "warp intrinsic " + name + "()";
-                reasons.add(what + " at " + site() + ": " + why + " (runs on the reference executor)");
-                popArgs(desc);
-                pop();
-                pushResult(desc.substring(desc.indexOf(')') + 1));
-                return;
-            }
             Node[] args = popArgs(desc);
             Node ctx = pop().resolve();
             if (ctx.op == Op.PHI && ctx.kind == Kind.VOID) {
@@ -1269,6 +1297,11 @@ public final class Parser {
                 case "laneId" -> push(sreg(SReg.LANE_ID));
                 case "warpId" -> push(sreg(SReg.WARP_ID));
                 case "warpSize" -> push(sreg(SReg.WARP_SIZE));
+                case "sharedInts" -> push(emit(Op.SHARED, Kind.INT_ARRAY, null, args[0]));
+                case "sharedLongs" -> push(emit(Op.SHARED, Kind.LONG_ARRAY, null, args[0]));
+                case "sharedFloats" -> push(emit(Op.SHARED, Kind.FLOAT_ARRAY, null, args[0]));
+                case "sharedDoubles" -> push(emit(Op.SHARED, Kind.DOUBLE_ARRAY, null, args[0]));
+                case "syncThreads" -> emit(Op.BARRIER, Kind.VOID, barrier());
                 default -> {
                     unsupported("ThreadContext." + name + "()");
                     pushResult(desc.substring(desc.indexOf(')') + 1));
@@ -1299,6 +1332,19 @@ public final class Parser {
                 }
             }
             push(emit(Op.WARP, rk, w, ins));
+        }
+
+        /** This call instruction's barrier: a new node number, the instruction's site number, its description. */
+        private Barrier barrier() {
+            String key = f.cls.thisClass().asInternalName() + "." + f.method.methodName().stringValue()
+                    + f.method.methodType().stringValue() + "#" + index;
+            int siteNumber = barrierSites.computeIfAbsent(key, k -> barrierSites.size() + 1);
+            String owner = f.cls.thisClass().asInternalName();
+            String simple = owner.substring(owner.lastIndexOf('/') + 1);
+            simple = simple.substring(simple.lastIndexOf('$') + 1);
+            Site s = site();
+            String where = simple + "." + f.method.methodName().stringValue() + "(" + s.file() + ":" + s.line() + ")";
+            return new Barrier(++barrierNodes, siteNumber, where);
         }
 
         private Node sreg(SReg r) {

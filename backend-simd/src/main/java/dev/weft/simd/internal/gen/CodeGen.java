@@ -17,6 +17,7 @@ import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Barrier;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -78,8 +79,15 @@ import java.util.Set;
  */
 public final class CodeGen {
 
-    /** One CTA-shape variant of the kernel: its analysis and the static method that runs it. */
-    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
+    /**
+     * One CTA-shape variant of the kernel: its analysis, the static method that runs it, and its threads per
+     * group (0: the generator's own).
+     */
+    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan, int group) {
+
+        public Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
+            this(method, layout, u, plan, 0);
+        }
 
         /** Whether threadIdx.y and .z are uniform in a group (and threadIdx.x affine). */
         public boolean rowAligned() {
@@ -114,6 +122,10 @@ public final class CodeGen {
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
     /** Set for the profiling variant only: the ordinary variant's code has no trace of profiling. */
     private Profiling profiling;
+    /** Blocks that end at a barrier (their last node), in the order of their barrier's number. */
+    private final List<Block> barrierBlocks = new ArrayList<>();
+    /** Values kept across each barrier, per variant method, for the listing. */
+    private final Map<String, Map<Block, List<String>>> keptAcross = new LinkedHashMap<>();
 
     public CodeGen(Graph g, Cfg cfg, int warpSize, int groupSize) {
         this.g = g;
@@ -125,6 +137,44 @@ public final class CodeGen {
         if (regs32 < 1 || groupSize % Lanes.L32 != 0 || groupSize > 64) {
             throw new IllegalArgumentException("group size " + groupSize + " for " + Lanes.L32 + "-lane registers");
         }
+        for (Block b : g.blocks) {
+            if (!b.nodes.isEmpty() && b.nodes.getLast().op == Op.BARRIER) {
+                barrierBlocks.add(b);
+            }
+        }
+        barrierBlocks.sort((x, y) -> Integer.compare(barrierOf(x).id(), barrierOf(y).id()));
+    }
+
+    private static Barrier barrierOf(Block b) {
+        return (Barrier) b.nodes.getLast().aux;
+    }
+
+    /** Whether the kernel has barriers: its CTAs then run in phases ({@link Phases}). */
+    private boolean phased() {
+        return !barrierBlocks.isEmpty();
+    }
+
+    /**
+     * For the listing: per variant method, per barrier block, the values the generated code keeps across it
+     * (besides masks and flags), after {@link #generate}.
+     */
+    public Map<String, Map<Block, List<String>>> keptAcross() {
+        return keptAcross;
+    }
+
+    /** The barrier table {@link Phases#next} reads: {@code site|where} per barrier node, node 1 first. */
+    private String barrierTable() {
+        int max = 0;
+        for (Block b : barrierBlocks) {
+            max = Math.max(max, barrierOf(b).id());
+        }
+        String[] lines = new String[max];
+        java.util.Arrays.fill(lines, "0|?");
+        for (Block b : barrierBlocks) {
+            Barrier bar = barrierOf(b);
+            lines[bar.id() - 1] = bar.site() + "|" + bar.where();
+        }
+        return String.join("\n", lines);
     }
 
     /** Makes this the kernel's profiling variant: the code counts into {@code p}'s counters (see {@link Profiling}). */
@@ -151,12 +201,15 @@ public final class CodeGen {
                 ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
                         .orElse(ClassHierarchyResolver.defaultResolver())));
         ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
-        ClassDesc[] vtypes = new ClassDesc[ptypes.length + 4];
+        ClassDesc[] vtypes = new ClassDesc[ptypes.length + (phased() ? 5 : 4)];
         System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);
         vtypes[ptypes.length] = Vec.CTA;
         vtypes[ptypes.length + 1] = CD_int;
         vtypes[ptypes.length + 2] = CD_int;
         vtypes[ptypes.length + 3] = CD_int;
+        if (phased()) {
+            vtypes[ptypes.length + 4] = Vec.PHASES;
+        }
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         return cf.build(name, clb -> {
             clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
@@ -191,6 +244,7 @@ public final class CodeGen {
                 cb.istore(5);
                 // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
                 for (Variant v : variants) {
+                    int vn = v.group() > 0 ? v.group() : n;
                     Label next = cb.newLabel();
                     switch (v.layout()) {
                         case LINE -> {
@@ -203,7 +257,7 @@ public final class CodeGen {
                         case ROWS -> {
                             Label take = cb.newLabel();
                             cb.iload(3);
-                            cb.loadConstant(n);
+                            cb.loadConstant(vn);
                             cb.irem();
                             cb.ifeq(take);
                             cb.iload(4);
@@ -216,6 +270,20 @@ public final class CodeGen {
                         case GENERAL -> {
                         }
                     }
+                    // With barriers, a variant runs one phase per call (every group to its next barrier); the
+                    // loop here runs phases until every thread has returned (see Phases).
+                    Label phase = cb.newLabel();
+                    if (phased()) {
+                        cb.iload(3);
+                        cb.iload(4);
+                        cb.imul();
+                        cb.iload(5);
+                        cb.imul();
+                        cb.loadConstant(vn);
+                        cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
+                        cb.astore(6);
+                        cb.labelBinding(phase);
+                    }
                     for (Param p : params) {
                         cb.aload(0);
                         cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
@@ -224,8 +292,25 @@ public final class CodeGen {
                     cb.iload(3);
                     cb.iload(4);
                     cb.iload(5);
-                    cb.invokestatic(name, v.method(), variantType);
-                    cb.return_();
+                    if (phased()) {
+                        cb.aload(6);
+                        cb.invokestatic(name, v.method(), variantType);
+                        cb.aload(6);
+                        cb.aload(1);
+                        cb.iload(3);
+                        cb.iload(4);
+                        cb.imul();
+                        cb.iload(5);
+                        cb.imul();
+                        cb.loadConstant(vn);
+                        cb.loadConstant(barrierTable());
+                        cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
+                        cb.ifne(phase);
+                        cb.return_();
+                    } else {
+                        cb.invokestatic(name, v.method(), variantType);
+                        cb.return_();
+                    }
                     cb.labelBinding(next);
                 }
                 cb.return_();
@@ -244,6 +329,10 @@ public final class CodeGen {
 
     /** Generates one variant's static method. */
     private final class MethodGen {
+        /** This variant's threads per group and registers: they shadow the generator's defaults. */
+        private final int n;
+        private final int regs32;
+        private final int regs64;
         private final CodeBuilder cb;
         private final Variant v;
         private final Uniformity u;
@@ -274,6 +363,30 @@ public final class CodeGen {
         private final int bxSlot;
         private final int bySlot;
         private final int bzSlot;
+        /** With barriers: the {@link Phases} parameter, and locals for its arrays and this group's index. */
+        private int phasesSlot = -1;
+        private int stopArraySlot;
+        private int lanesArraySlot;
+        private final int[] spillArraySlots = new int[5];
+        private int groupIndexSlot;
+        private int spillStride;
+        /** Spill rows: per storage class (int, long, float, double, reference), local slot to column. */
+        private final List<Map<Integer, Integer>> columns = new ArrayList<>();
+        /** The masked code's state, each with its live range. */
+        private final List<StateItem> stateItems = new ArrayList<>();
+        /** Per barrier block, the locals of the values live across it (type class, slot). */
+        private final Map<Block, List<int[]>> keptAt = new IdentityHashMap<>();
+        /**
+         * Barriers that keep the same locals (typically the two of a loop's body) share their spill and their
+         * restore code: per set of kept locals, its barriers in number order and its two labels.
+         */
+        private final Map<List<Long>, List<Block>> keptSets = new LinkedHashMap<>();
+        private final Map<List<Long>, Label[]> keptSetLabels = new HashMap<>();
+        private final Set<List<Long>> spillEmitted = new HashSet<>();
+        private Label nextGroup;
+        private final List<Integer> refInits = new ArrayList<>();
+        /** The static types of spilled reference locals. */
+        private final Map<Integer, ClassDesc> refTypes = new HashMap<>();
         private int threadsSlot;
         private int baseSlot;
         private int faultLaneSlot;
@@ -298,6 +411,9 @@ public final class CodeGen {
         private EnumSet<Kind> laterKinds = EnumSet.noneOf(Kind.class);
 
         MethodGen(CodeBuilder cb, Variant v) {
+            this.n = v.group() > 0 ? v.group() : CodeGen.this.n;
+            this.regs32 = n / Lanes.L32;
+            this.regs64 = n / Lanes.L64;
             this.cb = cb;
             this.v = v;
             this.u = v.u();
@@ -310,6 +426,9 @@ public final class CodeGen {
             bxSlot = slot++;
             bySlot = slot++;
             bzSlot = slot++;
+            if (phased()) {
+                phasesSlot = slot++;
+            }
             nextSlot = slot;
         }
 
@@ -429,6 +548,7 @@ public final class CodeGen {
                     case LONG -> longInits.add(s);
                     case FLOAT -> floatInits.add(s);
                     case DOUBLE -> doubleInits.add(s);
+                    case REFERENCE -> refInits.add(s);
                     default -> throw new IllegalStateException("init of " + k);
                 }
             }
@@ -563,6 +683,532 @@ public final class CodeGen {
                 }
                 derived.put(b, m);
             }
+            if (phased()) {
+                planSpills();
+            }
+        }
+
+        // ---- barriers ---------------------------------------------------------------------------
+
+        /** Storage classes of spilled locals: the {@link Phases} array each goes to. */
+        private static final int SPILL_INT = 0;
+        private static final int SPILL_LONG = 1;
+        private static final int SPILL_FLOAT = 2;
+        private static final int SPILL_DOUBLE = 3;
+        private static final int SPILL_REF = 4;
+
+        private int spillClass(TypeKind t) {
+            return switch (t) {
+                case INT, BOOLEAN, BYTE, CHAR, SHORT -> SPILL_INT;
+                case LONG -> SPILL_LONG;
+                case FLOAT -> SPILL_FLOAT;
+                case DOUBLE -> SPILL_DOUBLE;
+                default -> SPILL_REF;
+            };
+        }
+
+        /**
+         * What each barrier keeps: the state of the masked code (every mask, flag and loop abort, and the shadows
+         * of values leaving divergent loops: few, and cheap to keep), and the values whose live range in the
+         * linear code spans the barrier.
+         *
+         * <p>Live range: the code runs blocks in linear order and jumps back only from a loop's end to its
+         * header, so a value's locals are live from the first block that touches them (its definition, or for a
+         * phi the first incoming edge's copy) to the last that reads them; a range that enters or leaves a loop
+         * covers the whole loop, since every iteration may come back to it. A barrier at the end of block B keeps
+         * the values whose range starts at or before B and ends after it.
+         */
+        private void planSpills() {
+            for (int i = 0; i < 5; i++) {
+                columns.add(new LinkedHashMap<>());
+            }
+            // Live ranges of the masked code's state: which blocks touch each mask and flag.
+            Map<Block, List<Block>> maskUsers = new IdentityHashMap<>();
+            for (Block b : cfg.order) {
+                for (Block m : killSets.get(b)) {
+                    maskUsers.computeIfAbsent(m, k -> new ArrayList<>()).add(b);
+                }
+            }
+            for (Block x : cfg.order) {
+                Run r = plan.run.get(x);
+                List<Block> touching = new ArrayList<>(x.preds);
+                touching.add(x);
+                if (r == Run.MASK) {
+                    List<int[]> slots = new ArrayList<>();
+                    for (int sl : accSlots.get(x)) {
+                        slots.add(new int[] {SPILL_REF, sl});
+                        refTypes.put(sl, Vec.MASK);
+                    }
+                    stateItems.add(new StateItem(slots, range(touching)));
+                }
+                if (r == Run.MASK) {
+                    List<int[]> slots = new ArrayList<>();
+                    for (int sl : classSlots.get(x)) {
+                        slots.add(new int[] {SPILL_REF, sl});
+                        refTypes.put(sl, Vec.MASK);
+                    }
+                    List<Block> users = new ArrayList<>(maskUsers.getOrDefault(x, List.of()));
+                    users.add(x);
+                    stateItems.add(new StateItem(slots, range(users)));
+                }
+                if (r == Run.FLAG || r == Run.REGION) {
+                    if (r == Run.REGION) {
+                        // Set when the region's dominator starts.
+                        plan.regionJoins.forEach((d, joins) -> {
+                            if (joins.contains(x)) {
+                                touching.add(d);
+                            }
+                        });
+                    }
+                    stateItems.add(new StateItem(List.<int[]>of(new int[] {SPILL_INT, flagSlot.get(x)}), range(touching)));
+                }
+            }
+            for (Map.Entry<Cfg.Loop, Integer> e : abortSlot.entrySet()) {
+                stateItems.add(new StateItem(List.<int[]>of(new int[] {SPILL_INT, e.getValue()}), range(new ArrayList<>(e.getKey().body))));
+            }
+            // Accesses per value, as positions in the linear order.
+            Map<Node, int[]> range = new IdentityHashMap<>();
+            java.util.function.BiConsumer<Node, Block> touch = (x, b) -> {
+                Integer p = cfg.position.get(b);
+                if (p == null) {
+                    return;
+                }
+                int[] r = range.computeIfAbsent(x, k -> new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE});
+                r[0] = Math.min(r[0], p);
+                r[1] = Math.max(r[1], p);
+            };
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    touch.accept(x, b);
+                    for (int i = 0; i < x.in.size(); i++) {
+                        touch.accept(x, b.preds.get(i));
+                        touch.accept(x.in(i), b.preds.get(i));
+                    }
+                }
+                for (Node x : b.nodes) {
+                    touch.accept(x, b);
+                    for (Node o : x.in) {
+                        touch.accept(o, b);
+                    }
+                }
+                if (b.cond != null) {
+                    touch.accept(b.cond, b);
+                }
+            }
+            for (int[] r : range.values()) {
+                extendOverLoops(r);
+            }
+            int stride = 0;
+            for (Block b : barrierBlocks) {
+                int p = cfg.position.get(b);
+                List<int[]> kept = new ArrayList<>();
+                for (StateItem it : stateItems) {
+                    if (it.range()[0] <= p && it.range()[1] > p) {
+                        kept.addAll(it.slots());
+                    }
+                }
+                List<String> names = new ArrayList<>();
+                for (Map.Entry<Node, int[]> e : range.entrySet()) {
+                    Node x = e.getKey();
+                    int[] r = e.getValue();
+                    if (r[0] > p || r[1] <= p || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
+                            || x.op == Op.SREG || deferred.contains(x)) {
+                        continue;
+                    }
+                    int before = kept.size();
+                    switch (storage.get(x)) {
+                        case Storage.Scalar sc -> {
+                            kept.add(new int[] {spillClass(Vec.typeKind(sc.kind())), sc.slot()});
+                            if (sc.kind().isArray()) {
+                                refTypes.put(sc.slot(), Vec.scalar(sc.kind()));
+                            }
+                        }
+                        case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> kept.add(new int[] {SPILL_INT, sc.slot()});
+                        case Storage.Vectors vs -> {
+                            for (int sl : vs.slots()) {
+                                kept.add(new int[] {SPILL_REF, sl});
+                                refTypes.put(sl, Vec.vector(vs.kind()));
+                            }
+                        }
+                        case Storage.Masks ms -> {
+                            for (int sl : ms.slots()) {
+                                kept.add(new int[] {SPILL_REF, sl});
+                                refTypes.put(sl, Vec.MASK);
+                            }
+                        }
+                        case null, default -> {
+                        }
+                    }
+                    Storage.Vectors sh = shadow.get(x);
+                    if (sh != null) {
+                        for (int sl : sh.slots()) {
+                            kept.add(new int[] {SPILL_REF, sl});
+                            refTypes.put(sl, Vec.vector(sh.kind()));
+                        }
+                    }
+                    if (kept.size() > before) {
+                        names.add(x.name());
+                    }
+                }
+                // A local may hold two values (never at once); keep it once.
+                Map<Long, int[]> unique = new LinkedHashMap<>();
+                for (int[] k : kept) {
+                    unique.putIfAbsent(((long) k[0] << 32) | k[1], k);
+                }
+                kept = new ArrayList<>(unique.values());
+                for (int[] k : kept) {
+                    Map<Integer, Integer> col = columns.get(k[0]);
+                    col.putIfAbsent(k[1], col.size());
+                    stride = Math.max(stride, col.size());
+                }
+                keptAt.put(b, kept);
+                names.sort(java.util.Comparator.comparingInt(nm -> Integer.parseInt(nm.substring(1))));
+                keptAcross.computeIfAbsent(v.method(), k -> new LinkedHashMap<>()).put(b, names);
+            }
+            // All barriers keep the union of their sets, so that they share one spill and one restore (less
+            // bytecode under C2's limit; the two barriers of a tiled loop differ only in a flag or two). Keeping
+            // more is safe: a value not live is dead (any content will do) and a flag or pending mask not live
+            // is clear at the barrier (every block clears its own when it runs), so it is kept clear.
+            Map<Long, int[]> union = new LinkedHashMap<>();
+            for (Block b : barrierBlocks) {
+                for (int[] k : keptAt.get(b)) {
+                    union.putIfAbsent(((long) k[0] << 32) | k[1], k);
+                }
+            }
+            List<int[]> all = new ArrayList<>(union.values());
+            for (Block b : barrierBlocks) {
+                keptAt.put(b, all);
+                keptSets.computeIfAbsent(keptKey(b, all), k -> new ArrayList<>()).add(b);
+            }
+            spillStride = Math.max(1, stride);
+            stopArraySlot = local(TypeKind.REFERENCE);
+            lanesArraySlot = local(TypeKind.REFERENCE);
+            for (int i = 0; i < 5; i++) {
+                spillArraySlots[i] = columns.get(i).isEmpty() ? -1 : local(TypeKind.REFERENCE);
+            }
+            groupIndexSlot = local(TypeKind.INT);
+        }
+
+        /** Mask, flag or loop-abort locals of the masked code, and the linear positions between which they live. */
+        private record StateItem(List<int[]> slots, int[] range) {
+        }
+
+        /** The range of positions of {@code blocks}, extended over loops as {@link #extendOverLoops} says. */
+        private int[] range(List<Block> blocks) {
+            int[] r = {Integer.MAX_VALUE, Integer.MIN_VALUE};
+            for (Block b : blocks) {
+                Integer p = b == null ? null : cfg.position.get(b);
+                if (p != null) {
+                    r[0] = Math.min(r[0], p);
+                    r[1] = Math.max(r[1], p);
+                }
+            }
+            extendOverLoops(r);
+            return r;
+        }
+
+        /** A range that enters or leaves a loop covers all of it: every iteration may come back to its locals. */
+        private void extendOverLoops(int[] r) {
+            boolean changed = true;
+            while (changed) {
+                changed = false;
+                for (Cfg.Loop l : cfg.loops) {
+                    int h = cfg.position.get(l.header);
+                    int e = cfg.position.get(l.last);
+                    boolean meets = r[1] >= h && r[0] <= e;
+                    if (meets && (r[0] < h || r[1] > e) && (r[0] > h || r[1] < e)) {
+                        r[0] = Math.min(r[0], h);
+                        r[1] = Math.max(r[1], e);
+                        changed = true;
+                    }
+                }
+            }
+        }
+
+
+        private static final String[] SPILL_FIELDS = {"ints", "longs", "floats", "doubles", "refs"};
+        private static final ClassDesc[] SPILL_ARRAYS = {CD_int.arrayType(), CD_long.arrayType(), CD_float.arrayType(),
+                CD_double.arrayType(), CD_Object.arrayType()};
+
+        /** CTA prologue of a phase: room for the spills, and the arrays in locals. */
+        private void phasePrologue() {
+            cb.aload(phasesSlot);
+            cb.iload(threadsSlot);
+            cb.loadConstant(n);
+            cb.loadConstant(spillStride);
+            cb.invokevirtual(Vec.PHASES, "reserve", mt(CD_void, CD_int, CD_int, CD_int));
+            cb.aload(phasesSlot);
+            cb.getfield(Vec.PHASES, "stop", CD_int.arrayType());
+            cb.astore(stopArraySlot);
+            cb.aload(phasesSlot);
+            cb.getfield(Vec.PHASES, "lanes", CD_long.arrayType());
+            cb.astore(lanesArraySlot);
+            cb.iconst_0();
+            cb.istore(groupIndexSlot);
+        }
+
+        /**
+         * Group prologue of a phase: if the group stopped at a barrier, its values back and a jump to the
+         * barrier's end. The flags and pending masks it did not keep are clear, as at the start of a group: every
+         * group leaves them so (see {@link #clearKept}).
+         */
+        private void resumeGroup(Label fresh) {
+            // This group's rows of the spill arrays.
+            for (int i = 0; i < 5; i++) {
+                if (spillArraySlots[i] >= 0) {
+                    cb.aload(phasesSlot);
+                    cb.getfield(Vec.PHASES, SPILL_FIELDS[i], SPILL_ARRAYS[i].arrayType());
+                    cb.iload(groupIndexSlot);
+                    cb.aaload();
+                    cb.astore(spillArraySlots[i]);
+                }
+            }
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.iaload();
+            if (keptSets.size() == 1) {
+                cb.ifeq(fresh);
+            } else {
+                List<SwitchCase> cases = new ArrayList<>();
+                for (Block b : barrierBlocks) {
+                    cases.add(SwitchCase.of(barrierOf(b).id(), keptSetLabels(b)[1]));
+                }
+                cb.lookupswitch(fresh, cases);
+            }
+            for (List<Block> set : keptSets.values()) {
+                Block b = set.getFirst();
+                cb.labelBinding(keptSetLabels(b)[1]);
+                for (int[] k : keptAt.get(b)) {
+                    cb.aload(spillArraySlots[k[0]]);
+                    cb.loadConstant(columns.get(k[0]).get(k[1]));
+                    switch (k[0]) {
+                        case SPILL_INT -> {
+                            cb.iaload();
+                            cb.istore(k[1]);
+                        }
+                        case SPILL_LONG -> {
+                            cb.laload();
+                            cb.lstore(k[1]);
+                        }
+                        case SPILL_FLOAT -> {
+                            cb.faload();
+                            cb.fstore(k[1]);
+                        }
+                        case SPILL_DOUBLE -> {
+                            cb.daload();
+                            cb.dstore(k[1]);
+                        }
+                        default -> {
+                            cb.aaload();
+                            cb.checkcast(spillType(k[1]));
+                            cb.astore(k[1]);
+                        }
+                    }
+                }
+                releaseTemps();
+                if (set.size() == 1) {
+                    cb.goto_(endLabel.get(b));
+                } else {
+                    cb.aload(stopArraySlot);
+                    cb.iload(groupIndexSlot);
+                    cb.iaload();
+                    List<SwitchCase> ends = new ArrayList<>();
+                    for (Block m : set) {
+                        ends.add(SwitchCase.of(barrierOf(m).id(), endLabel.get(m)));
+                    }
+                    cb.lookupswitch(endLabel.get(b), ends);
+                }
+            }
+        }
+
+        /** The identity of a barrier's kept set: its locals, and the flags and pending masks it clears. */
+        private List<Long> keptKey(Block b, List<int[]> kept) {
+            List<Long> key = new ArrayList<>();
+            for (int[] k : kept) {
+                key.add(((long) k[0] << 32) | k[1]);
+            }
+            return key;
+        }
+
+        private List<Long> keptKey(Block b) {
+            return keptKey(b, keptAt.get(b));
+        }
+
+        private Label[] keptSetLabels(Block b) {
+            return keptSetLabels.computeIfAbsent(keptKey(b), k -> new Label[] {cb.newLabel(), cb.newLabel()});
+        }
+
+
+        /** The static type of reference local {@code slot}, for the checkcast after a spill. */
+        private ClassDesc spillType(int slot) {
+            ClassDesc t = refTypes.get(slot);
+            return t != null ? t : CD_Object;
+        }
+
+        /**
+         * The end of a barrier's block: a fault recorded in this group fails the CTA now (as the reference
+         * executor fails it in this round); a group whose threads are not all here stops for good (the CTA
+         * fails after the phase, unless a later group faults first, as in the reference); otherwise the values
+         * live across the barrier go to the group's row, and the group stops until every group is here.
+         */
+        private void barrier(Block b) {
+            Barrier bar = barrierOf(b);
+            if (plan.maskOf.get(b) != g.entry()) {
+                // (Else the shared spill code checks for a fault.)
+                throwFault();
+                // Not provably every thread of the group: count them.
+                Label all = cb.newLabel();
+                int[] m = curMask();
+                for (int r = 0; r < regs32; r++) {
+                    cb.aload(m[r]);
+                    cb.invokevirtual(Vec.MASK, "trueCount", mt(CD_int));
+                    if (r > 0) {
+                        cb.iadd();
+                    }
+                }
+                cb.iload(threadsSlot);
+                cb.iload(baseSlot);
+                cb.isub();
+                cb.loadConstant(n);
+                cb.invokestatic(ClassDesc.of("java.lang.Math"), "min", mt(CD_int, CD_int, CD_int));
+                cb.if_icmpeq(all);
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.loadConstant(-bar.id());
+                cb.iastore();
+                cb.aload(lanesArraySlot);
+                cb.iload(groupIndexSlot);
+                curBits();
+                cb.lastore();
+                clearKept(b);
+                cb.goto_(nextGroup);
+                cb.labelBinding(all);
+            }
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.loadConstant(bar.id());
+            cb.iastore();
+            Label shared = keptSetLabels(b)[0];
+            if (!spillEmitted.add(keptKey(b))) {
+                cb.goto_(shared);
+                return;
+            }
+            cb.labelBinding(shared);
+            throwFault();
+            for (int[] k : keptAt.get(b)) {
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(k[1]));
+                switch (k[0]) {
+                    case SPILL_INT -> {
+                        cb.iload(k[1]);
+                        cb.iastore();
+                    }
+                    case SPILL_LONG -> {
+                        cb.lload(k[1]);
+                        cb.lastore();
+                    }
+                    case SPILL_FLOAT -> {
+                        cb.fload(k[1]);
+                        cb.fastore();
+                    }
+                    case SPILL_DOUBLE -> {
+                        cb.dload(k[1]);
+                        cb.dastore();
+                    }
+                    default -> {
+                        cb.aload(k[1]);
+                        cb.aastore();
+                    }
+                }
+            }
+            releaseTemps();
+            clearKept(b);
+            cb.goto_(nextGroup);
+        }
+
+        /**
+         * Clears the flags and pending masks kept across the barrier at the end of {@code b}: the next group
+         * starts, or resumes, with them clear, as a group that returns leaves them (every block clears its own when
+         * it runs). The others are clear already: not yet touched, or cleared by their block.
+         */
+        private void clearKept(Block b) {
+            Set<Integer> flags = new HashSet<>(flagSlot.values());
+            Set<Integer> accs = new HashSet<>();
+            for (int[] a : accSlots.values()) {
+                for (int sl : a) {
+                    accs.add(sl);
+                }
+            }
+            boolean none = false;
+            for (int[] k : keptAt.get(b)) {
+                if (k[0] == SPILL_INT && flags.contains(k[1])) {
+                    cb.iconst_0();
+                    cb.istore(k[1]);
+                } else if (k[0] == SPILL_REF && accs.contains(k[1])) {
+                    if (!none) {
+                        cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                        cb.iconst_0();
+                        cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                        none = true;
+                    }
+                    cb.dup();
+                    cb.astore(k[1]);
+                }
+            }
+            if (none) {
+                cb.pop();
+            }
+        }
+
+        /** Throws the fault recorded in this group, if any. */
+        private void throwFault() {
+            Label ok = cb.newLabel();
+            cb.iload(faultLaneSlot);
+            cb.iflt(ok);
+            cb.iload(baseSlot);
+            cb.iload(faultLaneSlot);
+            cb.iadd();
+            cb.iload(bxSlot);
+            cb.iload(bySlot);
+            cb.aload(faultCauseSlot);
+            cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
+            cb.athrow();
+            cb.labelBinding(ok);
+        }
+
+        /**
+         * A shared allocation: the CTA's k-th array, once per group (every thread of the group would get the same
+         * array). An allocation the runtime refuses (over the limit, or not the array another thread got) faults
+         * the first active thread, which is the thread that makes it first in the reference executor.
+         */
+        private void sharedAllocation(Node x) {
+            Label start = cb.newLabel();
+            Label end = cb.newLabel();
+            Label handler = cb.newLabel();
+            Label done = cb.newLabel();
+            String method = switch (x.kind) {
+                case INT_ARRAY -> "ints";
+                case LONG_ARRAY -> "longs";
+                case FLOAT_ARRAY -> "floats";
+                default -> "doubles";
+            };
+            cb.labelBinding(start);
+            cb.aload(ctaSlot);
+            cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
+            cb.loadConstant((Integer) x.aux);
+            scalar(x.in(0));
+            cb.invokevirtual(Vec.SHARED_MEMORY, method, mt(Vec.scalar(x.kind), CD_int, CD_int));
+            cb.labelBinding(end);
+            storeScalar(x);
+            cb.goto_(done);
+            cb.labelBinding(handler);
+            int cause = temp(TypeKind.REFERENCE);
+            cb.astore(cause);
+            uniformFault(() -> cb.aload(cause));
+            // (No active thread: not reached; the array is not there for the rest of the block to use.)
+            cb.goto_(endLabel.get(cur));
+            cb.labelBinding(done);
+            cb.exceptionCatch(start, end, handler, ClassDesc.of("java.lang.IllegalArgumentException"));
         }
 
         private void useCheck(Node x, Block b) {
@@ -788,6 +1434,10 @@ public final class CodeGen {
                 profilingCounters = local(TypeKind.REFERENCE);
                 profiling.prologue(cb, ctaSlot, profilingCounters);
             }
+            if (phased()) {
+                phasePrologue();
+                nextGroup = cb.newLabel();
+            }
             if (rowSlots != null) {
                 for (int sl : rowSlots) {
                     cb.iconst_0();
@@ -805,22 +1455,24 @@ public final class CodeGen {
             // No cancellation check per group: a CTA is at most 1024 threads, and the runtime checks between
             // CTAs (the reference executor checks once per round, which for a barrier-free kernel is the CTA).
             groupPrologue();
+            if (phased()) {
+                Label fresh = cb.newLabel();
+                resumeGroup(fresh);
+                cb.labelBinding(fresh);
+            }
             for (Block b : cfg.order) {
                 block(b);
             }
             // A fault recorded in this group fails the CTA; later groups never run, as in the reference.
-            Label ok = cb.newLabel();
-            cb.iload(faultLaneSlot);
-            cb.iflt(ok);
-            cb.iload(baseSlot);
-            cb.iload(faultLaneSlot);
-            cb.iadd();
-            cb.iload(bxSlot);
-            cb.iload(bySlot);
-            cb.aload(faultCauseSlot);
-            cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
-            cb.athrow();
-            cb.labelBinding(ok);
+            throwFault();
+            if (phased()) {
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.iconst_0();
+                cb.iastore();
+                cb.labelBinding(nextGroup);
+                cb.iinc(groupIndexSlot, 1);
+            }
             if (rowSlots != null) {
                 Label stepped = cb.newLabel();
                 cb.iinc(rowSlots[0], n);
@@ -912,6 +1564,10 @@ public final class CodeGen {
             for (int s : doubleInits) {
                 cb.dconst_0();
                 cb.dstore(s);
+            }
+            for (int s : refInits) {
+                cb.aconst_null();
+                cb.astore(s);
             }
             Map<Kind, List<int[]>> byKind = new EnumMap<>(Kind.class);
             for (int i = 0; i < vectorInits.size(); i++) {
@@ -1194,6 +1850,9 @@ public final class CodeGen {
             for (Node dead : dying.get(b.nodes.size())) {
                 release(dead);
             }
+            if (keptAt.containsKey(b)) {
+                barrier(b);
+            }
             if (!handlers.isEmpty()) {
                 cb.goto_(endLabel.get(b));
                 emitHandlers();
@@ -1305,16 +1964,12 @@ public final class CodeGen {
                 case INT, BOOL -> cb.aload(in[r]);
                 case FLOAT -> {
                     cb.aload(in[r]);
-                    cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
-                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                    cb.invokestatic(Vec.LANES, "floatLanes", mt(Vec.MASK, Vec.MASK));
                 }
                 case LONG, DOUBLE -> {
                     cb.aload(in[r / 2]);
-                    cb.invokestatic(Vec.LANES, r % 2 == 0 ? "wideLo" : "wideHi", mt(Vec.MASK, Vec.MASK));
-                    if (k == Kind.DOUBLE) {
-                        cb.getstatic(Vec.LANES, "DS", Vec.SPECIES);
-                        cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
-                    }
+                    String half = r % 2 == 0 ? "wideLo" : "wideHi";
+                    cb.invokestatic(Vec.LANES, k == Kind.DOUBLE ? half + "Double" : half, mt(Vec.MASK, Vec.MASK));
                 }
                 default -> throw new IllegalStateException(k.toString());
             }
@@ -1323,6 +1978,19 @@ public final class CodeGen {
         /** Pushes the lanes of masks (registers of kind k) as bits of a long, lane i of the group at bit i. */
         private void bits(int[] slots, Kind k) {
             int lanes = lanes(k);
+            if (slots.length == 2 || slots.length == 4 || slots.length == 8) {
+                // One call (inlined by C2) instead of a shift-or chain: 20 bytes less at four registers, at every
+                // fault check of a kernel.
+                for (int sl : slots) {
+                    cb.aload(sl);
+                }
+                cb.loadConstant(lanes);
+                ClassDesc[] ps = new ClassDesc[slots.length + 1];
+                java.util.Arrays.fill(ps, Vec.MASK);
+                ps[slots.length] = CD_int;
+                cb.invokestatic(Vec.LANES, "bits", mt(CD_long, ps));
+                return;
+            }
             for (int r = 0; r < slots.length; r++) {
                 cb.aload(slots[r]);
                 cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
@@ -1468,6 +2136,14 @@ public final class CodeGen {
                 }
                 case WARP -> {
                     warp(x);
+                    return;
+                }
+                case SHARED -> {
+                    sharedAllocation(x);
+                    return;
+                }
+                case BARRIER -> {
+                    // At the block's end, after its terminator: see barrier(Block).
                     return;
                 }
                 default -> {

@@ -46,6 +46,37 @@ public final class Lanes {
         return VectorMask.fromLong(LS, m.toLong() >>> L64);
     }
 
+    /** The low half of a 32-bit-lane mask as a double-lane mask (one call instead of three: less bytecode per kernel). */
+    public static VectorMask<Double> wideLoDouble(VectorMask<Integer> m) {
+        return VectorMask.fromLong(DS, m.toLong());
+    }
+
+    /** The high half of a 32-bit-lane mask as a double-lane mask. */
+    public static VectorMask<Double> wideHiDouble(VectorMask<Integer> m) {
+        return VectorMask.fromLong(DS, m.toLong() >>> L64);
+    }
+
+    /** A 32-bit-lane mask as a float-lane mask. */
+    public static VectorMask<Float> floatLanes(VectorMask<Integer> m) {
+        return m.cast(FS);
+    }
+
+    /** The lanes of two mask registers of {@code lanes} lanes each as bits of a long, register 0 lowest. */
+    public static long bits(VectorMask<?> m0, VectorMask<?> m1, int lanes) {
+        return m0.toLong() | m1.toLong() << lanes;
+    }
+
+    /** As {@link #bits(VectorMask, VectorMask, int)}, four registers. */
+    public static long bits(VectorMask<?> m0, VectorMask<?> m1, VectorMask<?> m2, VectorMask<?> m3, int lanes) {
+        return m0.toLong() | m1.toLong() << lanes | m2.toLong() << 2 * lanes | m3.toLong() << 3 * lanes;
+    }
+
+    /** As {@link #bits(VectorMask, VectorMask, int)}, eight registers. */
+    public static long bits(VectorMask<?> m0, VectorMask<?> m1, VectorMask<?> m2, VectorMask<?> m3, VectorMask<?> m4,
+            VectorMask<?> m5, VectorMask<?> m6, VectorMask<?> m7, int lanes) {
+        return bits(m0, m1, m2, m3, lanes) | bits(m4, m5, m6, m7, lanes) << 4 * lanes;
+    }
+
     /** Two 64-bit-lane masks (low, high) as one 32-bit-lane mask. */
     public static VectorMask<Integer> narrow(VectorMask<?> lo, VectorMask<?> hi) {
         return VectorMask.fromLong(IS, lo.toLong() | (hi.toLong() << L64));

@@ -5,6 +5,7 @@ import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Barrier;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Conv;
@@ -18,6 +19,7 @@ import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Warp;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -50,14 +52,29 @@ public final class Listing {
         l.out.append(g.params.stream().map(p -> "u" + paramNode(g, p) + " " + p.kind().text() + " " + p.name())
                 .collect(Collectors.joining(", ")));
         l.out.append('\n');
+        boolean barriers = g.blocks.stream().anyMatch(b -> b.nodes.stream().anyMatch(n -> n.op == Op.BARRIER));
+        if (barriers) {
+            l.out.append("barriers: the CTA runs in phases. In a phase every group runs, in turn, until it reaches a barrier"
+                    + " or returns; at a barrier it keeps its live values and masks in per-CTA storage and stops. When every"
+                    + " group waits at the same syncThreads() with all its threads, the next phase resumes each after it;"
+                    + " otherwise the CTA fails, as on the reference executor. The barriers share one spill and one restore"
+                    + " (less code): each keeps what is live across any of them.\n");
+        }
         for (Variant v : variants) {
             l.variant(v);
         }
         return l.out.toString();
     }
 
-    /** A variant to list: its title and analysis. */
-    public record Variant(String title, Uniformity u, MaskPlan plan) {
+    /**
+     * A variant to list: its title and analysis, and for kernels with barriers the values kept across each
+     * (empty map without barriers).
+     */
+    public record Variant(String title, Uniformity u, MaskPlan plan, Map<Block, List<String>> kept) {
+
+        public Variant(String title, Uniformity u, MaskPlan plan) {
+            this(title, u, plan, Map.of());
+        }
     }
 
     private static int paramNode(Graph g, Param p) {
@@ -98,9 +115,23 @@ public final class Listing {
                     continue;
                 }
                 out.append(ind).append("    ").append(line(n, b, v.u())).append('\n');
+                if (n.op == Op.BARRIER) {
+                    List<String> kept = v.kept().getOrDefault(b, List.of());
+                    out.append(ind).append("    ").append("  ").append(plan(b, v))
+                            .append("; live across it: ").append(kept.isEmpty() ? "masks and flags only" : String.join(", ", kept) + ", masks and flags")
+                            .append('\n');
+                }
             }
             out.append(ind).append("    ").append(exit(b, v)).append('\n');
         }
+    }
+
+    /** What the barrier at the end of {@code b} does at run time. */
+    private String plan(Block b, Variant v) {
+        boolean full = v.plan().maskOf.get(b) == g.entry();
+        return "the group stops here (resumes after it in the next phase)"
+                + (full ? "; every thread of the group is here (its mask is the entry's)"
+                        : "; run-time check: every thread of the group must be here");
     }
 
     private static String runText(Block b, Run run, MaskPlan plan) {
@@ -186,6 +217,13 @@ public final class Listing {
             case WARP -> ((Warp) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             case ATOMIC -> ((Atomic) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
             case CALL -> ((Fn) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
+            case SHARED -> "shared" + switch (n.kind) {
+                case INT_ARRAY -> "Ints";
+                case LONG_ARRAY -> "Longs";
+                case FLOAT_ARRAY -> "Floats";
+                default -> "Doubles";
+            } + "(" + name(n.in(0), b, u) + ")";
+            case BARRIER -> "syncThreads()  ==== barrier " + ((Barrier) n.aux).id() + " ====";
             default -> n.op.toString();
         };
         String note = note(n, b, u);
@@ -255,6 +293,9 @@ public final class Listing {
             }
             case ATOMIC -> {
                 return "per active thread in lane order: threads of a warp on one address are serialised";
+            }
+            case SHARED -> {
+                return "the CTA's shared array #" + n.aux + ": fetched once per group, zeroed at the CTA's start";
             }
             case WARP -> {
                 return ((Warp) n.aux).isVote() ? "warp vote over the active lanes (every live lane of the warp is here)"

@@ -21,6 +21,8 @@ final class Vec {
     static final ClassDesc OPERATORS = ClassDesc.of("jdk.incubator.vector.VectorOperators");
     static final ClassDesc LANES = ClassDesc.of("dev.weft.simd.internal.gen.Lanes");
     static final ClassDesc CTA = ClassDesc.of("dev.weft.runtime.spi.Cta");
+    static final ClassDesc SHARED_MEMORY = ClassDesc.of("dev.weft.runtime.spi.SharedMemory");
+    static final ClassDesc PHASES = ClassDesc.of("dev.weft.simd.internal.gen.Phases");
     static final ClassDesc CTA_PROGRAM = ClassDesc.of("dev.weft.runtime.spi.CtaProgram");
     static final ClassDesc KERNEL_FAULT = ClassDesc.of("dev.weft.runtime.spi.KernelFault");
     static final ClassDesc DIM3 = ClassDesc.of("dev.weft.Dim3");

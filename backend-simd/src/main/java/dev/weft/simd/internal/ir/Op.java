@@ -36,5 +36,16 @@ public enum Op {
      * A warp operation: a vote (predicate) or a shuffle (value, lane argument, width); aux: {@link Warp}. Votes
      * are uniform across the warp, shuffles varying. Synchronises the warp: never dropped or moved.
      */
-    WARP
+    WARP,
+    /**
+     * A shared-memory allocation (length); aux: its ordinal among the kernel's allocations (an Integer, set by
+     * the compiler once it has checked that every thread makes them in one static order). Kind: the array.
+     * Uniform across the CTA: every thread's k-th allocation is the CTA's k-th array.
+     */
+    SHARED,
+    /**
+     * {@code syncThreads()}; aux: {@link Barrier}. Always the last node of its block, which ends in a GOTO: the
+     * code generator splits the CTA's run there. Kind VOID.
+     */
+    BARRIER
 }

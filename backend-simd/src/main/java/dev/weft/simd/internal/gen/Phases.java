@@ -1,0 +1,170 @@
+package dev.weft.simd.internal.gen;
+
+import dev.weft.runtime.spi.Cta;
+import dev.weft.runtime.spi.KernelFault;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The state of a CTA of a kernel with barriers between its phases: where each group of threads stopped, and
+ * the values it keeps across the barrier. Generated code calls it; one per SM worker thread, reused across CTAs.
+ *
+ * <p>A compiled kernel with {@code syncThreads()} runs a CTA as a sequence of phases. In a phase every group
+ * runs, in linear order, from where it stopped (the kernel's start in the first phase) until it reaches a
+ * barrier with all its threads, or returns. At a barrier it stores the values live across it (scalars, vectors,
+ * masks: the locals of the generated code) in the arrays here, at its group's row, and records the barrier
+ * node it stopped at ({@link #stop}). After the phase, {@link #next} decides, as the reference executor's
+ * scheduler does after a round: if every group waits at one barrier (the same call instruction) with all its
+ * threads, the next phase resumes each group after its barrier; if every group returned, the CTA is done;
+ * otherwise the CTA fails with {@code KernelFault.inCta}, naming where the threads are.
+ *
+ * <p>Implementation notes. Vectors and masks are immutable, so spilling one stores its reference; C2 then
+ * allocates the box at the barrier only. The arrays grow to the largest CTA seen and are never shrunk. A group's
+ * row of each array is fetched once per group, so that a spilled value costs one constant-indexed store (the
+ * generated code must stay under C2's 8000-byte limit).
+ */
+public final class Phases {
+
+    private static final ThreadLocal<Phases> PER_SM = ThreadLocal.withInitial(Phases::new);
+
+    /** Per group: 0 to start or returned; {@code id > 0}: stopped at barrier node {@code id} with all its threads; {@code -id}: with some. */
+    public int[] stop = new int[32];
+    /** Per group that stopped with some threads: those threads, lane i at bit i. */
+    public long[] lanes = new long[32];
+    /** Per group, a row of spilled values of each storage class. */
+    public int[][] ints = new int[0][];
+    public long[][] longs = new long[0][];
+    public float[][] floats = new float[0][];
+    public double[][] doubles = new double[0][];
+    public Object[][] refs = new Object[0][];
+    private int stride;
+
+    private String parsedTable;
+    private int[] siteOf;
+    private String[] whereOf;
+
+    private Phases() {
+    }
+
+    /** The calling SM's state, ready for a CTA of {@code threads} threads in groups of {@code group}: every group at the start. */
+    public static Phases begin(int threads, int group) {
+        Phases p = PER_SM.get();
+        int groups = (threads + group - 1) / group;
+        if (p.stop.length < groups) {
+            p.stop = new int[groups];
+            p.lanes = new long[groups];
+        } else {
+            Arrays.fill(p.stop, 0, groups, 0);
+        }
+        return p;
+    }
+
+    /** Makes room for {@code stride} values of each type per group, for {@code threads / group} groups. */
+    public void reserve(int threads, int group, int stride) {
+        int groups = (threads + group - 1) / group;
+        if (refs.length < groups || this.stride < stride) {
+            int g = Math.max(groups, refs.length);
+            int s = Math.max(stride, this.stride);
+            ints = new int[g][s];
+            longs = new long[g][s];
+            floats = new float[g][s];
+            doubles = new double[g][s];
+            refs = new Object[g][s];
+            this.stride = s;
+        }
+    }
+
+    /**
+     * After a phase: whether to run another. Throws when the threads are not all at one barrier; returns false
+     * when all returned, or the launch was cancelled.
+     *
+     * @param table the kernel's barrier nodes, {@code site|where} per line, node 1 first
+     */
+    public boolean next(Cta cta, int threads, int group, String table) {
+        int groups = (threads + group - 1) / group;
+        boolean returned = true;
+        for (int g = 0; g < groups; g++) {
+            returned &= stop[g] == 0;
+        }
+        if (returned || cta.cancelled()) {
+            return false;
+        }
+        parse(table);
+        int s0 = stop[0];
+        boolean met = true;
+        for (int g = 0; g < groups && met; g++) {
+            met = stop[g] > 0 && s0 > 0 && siteOf[stop[g]] == siteOf[s0];
+        }
+        if (met) {
+            return true;
+        }
+        throw KernelFault.inCta("syncThreads() not reached by all threads of the CTA: " + describe(threads, group, groups));
+    }
+
+    private void parse(String table) {
+        if (table == parsedTable) {
+            return;
+        }
+        String[] lines = table.split("\n");
+        siteOf = new int[lines.length + 1];
+        whereOf = new String[lines.length + 1];
+        for (int i = 0; i < lines.length; i++) {
+            int bar = lines[i].indexOf('|');
+            siteOf[i + 1] = Integer.parseInt(lines[i].substring(0, bar));
+            whereOf[i + 1] = lines[i].substring(bar + 1);
+        }
+        parsedTable = table;
+    }
+
+    /** Where every thread is, grouped as the reference executor's message groups them. */
+    private String describe(int threads, int group, int groups) {
+        Map<String, List<Integer>> where = new LinkedHashMap<>();
+        for (int g = 0; g < groups; g++) {
+            int s = stop[g];
+            for (int lane = 0; lane < group && g * group + lane < threads; lane++) {
+                String w;
+                if (s > 0 || (s < 0 && (lanes[g] >>> lane & 1) != 0)) {
+                    w = "wait in syncThreads() at " + whereOf[Math.abs(s)];
+                } else if (s == 0) {
+                    w = "returned";
+                } else {
+                    w = "did not reach it with the rest of their warp (returned, or on another path)";
+                }
+                where.computeIfAbsent(w, k -> new ArrayList<>()).add(g * group + lane);
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        where.forEach((w, ids) -> {
+            if (!sb.isEmpty()) {
+                sb.append("; ");
+            }
+            sb.append(ids.size()).append(ids.size() == 1 ? " thread " : " threads ").append(w)
+                    .append(" (linear thread ids ").append(ranges(ids)).append(')');
+        });
+        return sb.toString();
+    }
+
+    /** {@code [0,1,2,5,7,8]} as {@code "0-2, 5, 7-8"}, as the reference executor writes them. */
+    static String ranges(List<Integer> ids) {
+        StringBuilder sb = new StringBuilder();
+        for (int k = 0; k < ids.size(); ) {
+            int start = ids.get(k);
+            int j = k;
+            while (j + 1 < ids.size() && ids.get(j + 1) == ids.get(j) + 1) {
+                j++;
+            }
+            if (!sb.isEmpty()) {
+                sb.append(", ");
+            }
+            sb.append(start);
+            if (j > k) {
+                sb.append('-').append(ids.get(j));
+            }
+            k = j + 1;
+        }
+        return sb.toString();
+    }
+}

@@ -1429,7 +1429,6 @@ public final class CodeGen {
             cb.istore(faultLengthSlot);
             cb.lconst_0();
             cb.lstore(bitsSlot);
-            initLocals();
             if (profiling != null) {
                 profilingCounters = local(TypeKind.REFERENCE);
                 profiling.prologue(cb, ctaSlot, profilingCounters);
@@ -1452,6 +1451,12 @@ public final class CodeGen {
             cb.iload(baseSlot);
             cb.iload(threadsSlot);
             cb.if_icmpge(exit);
+            // Per group, not once per CTA: a local first set before the group loop is carried around it, so where a
+            // region is skipped in some groups the previous group's vector reaches the join and the kernel's
+            // loops through the group loop's phi, and C2 then boxes every value its loops carry (a Float256Vector
+            // and a float[] per iteration and register: lesson 3's warp-grouped kernel 4x slower than the
+            // interleaved one). Fresh values per group keep every vector phi inside one group's code.
+            initLocals();
             // No cancellation check per group: a CTA is at most 1024 threads, and the runtime checks between
             // CTAs (the reference executor checks once per round, which for a barrier-free kernel is the CTA).
             groupPrologue();

@@ -5,8 +5,8 @@ import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Descriptors of the Vector API and runtime types the generated code calls, in one place. */
 final class Vec {
@@ -28,7 +28,8 @@ final class Vec {
     static final ClassDesc DIM3 = ClassDesc.of("dev.weft.Dim3");
     static final ClassDesc THROWABLE = ClassDesc.of("java.lang.Throwable");
 
-    private static final Map<String, ClassDesc> OPERATOR_TYPES = new HashMap<>();
+    /** Filled lazily by concurrent compiles (the warm-up thread's and launches'): must be concurrent. */
+    private static final Map<String, ClassDesc> OPERATOR_TYPES = new ConcurrentHashMap<>();
 
     private Vec() {
     }

@@ -116,6 +116,49 @@ class ProfilingTest {
     }
 
     @Test
+    void profile_treeReductionAcrossBarriers_onlyWarpZeroSplitsBelowAWarpsStride() {
+        // 256 threads = 8 warps, strides 128..1: at strides >= 32 every warp is wholly in or out; at the five
+        // strides below 32 warp 0 splits and the other warps are wholly out. Counted across barrier phases.
+        int ctas = 4;
+        float[] in = new float[ctas * 256];
+        float[] out = new float[ctas];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = i % 5;
+        }
+        int at = line();
+        LaunchProfile p = device.profile(Dim3.of(ctas), Dim3.of(256), t -> {
+            float[] s = t.sharedFloats(t.blockDimX());
+            int tid = t.threadIdxX();
+            s[tid] = in[t.globalIdX()];
+            t.syncThreads();
+            for (int stride = t.blockDimX() / 2; stride > 0; stride >>= 1) {
+                if (tid < stride) {
+                    s[tid] += s[tid + stride];
+                }
+                t.syncThreads();
+            }
+            if (tid == 0) {
+                out[t.blockIdxX()] = s[0];
+            }
+        });
+        assertCompiled(p);
+        assertEquals(ctas * 8, p.warps());
+        LaunchProfile.Branch inner = p.branchAt(site(at + 7));
+        assertEquals(ctas * 8 * 8, inner.evaluations(), p::toString);
+        assertEquals(ctas * 5, inner.splits(), p::toString);
+        LaunchProfile.Branch leader = p.branchAt(site(at + 12));
+        assertEquals(ctas * 8, leader.evaluations(), p::toString);
+        assertEquals(ctas, leader.splits(), p::toString);
+        for (int c = 0; c < ctas; c++) {
+            float sum = 0;
+            for (int i = 0; i < 256; i++) {
+                sum += in[c * 256 + i];
+            }
+            assertEquals(sum, out[c], p::toString);
+        }
+    }
+
+    @Test
     void profile_branchUniformPerWarp_neverSplits() {
         int n = 256;
         int[] y = new int[n];

@@ -1968,8 +1968,11 @@ public final class CodeGen {
             switch (k) {
                 case INT, BOOL -> cb.aload(in[r]);
                 case FLOAT -> {
+                    // Inline, not Lanes.floatLanes: a helper over MaxTrivialSize is refused by C2 past
+                    // NodeCountInliningCutoff in a large kernel, boxing the mask (C1Exclusion's javadoc).
                     cb.aload(in[r]);
-                    cb.invokestatic(Vec.LANES, "floatLanes", mt(Vec.MASK, Vec.MASK));
+                    cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
+                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
                 }
                 case LONG, DOUBLE -> {
                     cb.aload(in[r / 2]);

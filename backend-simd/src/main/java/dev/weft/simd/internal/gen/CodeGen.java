@@ -1975,17 +1975,9 @@ public final class CodeGen {
                     cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
                 }
                 case LONG, DOUBLE -> {
-                    // Lanes.wideLo/wideHi(Double) inline, for the reason above: measured, a black-scholes CTA
-                    // boxed its eight double-lane masks per group (2,560 B per CTA) in 1 run of 6 when C2 reached
-                    // the cutoff before these calls.
-                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
                     cb.aload(in[r / 2]);
-                    cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
-                    if (r % 2 != 0) {
-                        cb.getstatic(Vec.LANES, "L64", CD_int);
-                        cb.lushr();
-                    }
-                    cb.invokestatic(Vec.MASK, "fromLong", mt(Vec.MASK, Vec.SPECIES, CD_long));
+                    String half = r % 2 == 0 ? "wideLo" : "wideHi";
+                    cb.invokestatic(Vec.LANES, k == Kind.DOUBLE ? half + "Double" : half, mt(Vec.MASK, Vec.MASK));
                 }
                 default -> throw new IllegalStateException(k.toString());
             }

@@ -178,6 +178,11 @@ final class Compiler {
             byte[] bytes;
             try {
                 bytes = gen.generate(cd, variants);
+                if (largestMethod(bytes) > CodeGen.HUGE_METHOD_LIMIT) {
+                    // Just over: the compact mask conversions may fit before a smaller group is tried.
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true);
+                    bytes = gen.generate(cd, variants);
+                }
             } catch (IllegalArgumentException e) {
                 // Over the JVM's 64 KiB per method: as too large for the JIT, try smaller groups.
                 tooLarge = new Decline("kernel " + name + " is too large: over 64 KiB of generated code per warp even with "

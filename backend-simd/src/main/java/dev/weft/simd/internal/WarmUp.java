@@ -1,19 +1,45 @@
 package dev.weft.simd.internal;
 
+import dev.weft.Dim3;
 import dev.weft.Kernel;
+import dev.weft.runtime.spi.Compilation;
+import dev.weft.runtime.spi.Cta;
+import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.runtime.spi.DeviceShape;
 
 /**
- * Compiles two small kernels on a daemon thread when the first compiling device is created, so that the
- * compiler's one-time costs (loading some 2,000 classes of the ClassFile and Vector APIs and of the compiler,
- * and running it interpreted) fall there and not on the first user kernel's launch. Measured here in a fresh
- * JVM: a saxpy compile took 250 ms cold against 10-40 ms after this warm-up.
+ * Compiles three small kernels on a daemon thread when the first compiling device is created, and runs their
+ * CTAs there, so that two one-time costs fall there and not on user kernels.
  *
- * <p>The kernels cover the common paths: float and int arithmetic, an affine load and store, a guard, a
- * divergent loop with a break, {@code Math} calls. Their compilations are cached like any other, under this
- * class. A failure here is ignored: the first real compile then simply pays the cost itself.
+ * <p>Compiling: the compiler's own costs (loading some 2,000 classes of the ClassFile and Vector APIs and of
+ * the compiler, and running it interpreted). Measured here in a fresh JVM: a saxpy compile took 250 ms cold
+ * against 10-40 ms after this warm-up.
+ *
+ * <p>Running: the Vector API's methods' own profiles. C2 resolves a virtual call inside a JDK method (the
+ * bounds check of a masked store calls {@code anyTrue()} and {@code firstTrue()} on a mask; {@code
+ * lanewise(op, scalar)} calls {@code broadcast}) from that method's type profile, shared by every caller in the
+ * JVM, wherever the receiver's exact class is unknown at parse time (a value merged from two paths or loaded at
+ * an OSR entry). Where the profile is empty because C2 compiled the kernel before those JDK methods were
+ * profiled, the call stays virtual and each vector or mask passed to it is boxed: measured here, 2 to 2.6 KB per
+ * 256-thread CTA and some 2x slower, in 4 runs of 14 of a 4-kernel harness (and, by the previous engineer, the
+ * Java fallback at 50-100x in about 1 run of 3-4 in JMH). Running these kernels' CTAs, interpreted, with odd
+ * sizes (tail CTAs straddling the arrays' ends), divergent branches, a loop and {@code Math.exp}, gives those
+ * methods monomorphic profiles of the preferred species before user kernels reach C2: 0 bytes per CTA in 8 runs
+ * of 8 after. It takes some 3 s of one core at minimum priority, in the background.
+ *
+ * <p>Their compilations are cached like any other, under this class. A failure here is ignored: the first real
+ * compile then simply pays the cost itself.
  */
 final class WarmUp {
+
+    private static final int WARP = 32;
+    private static final int BLOCK = 256;
+    private static final int SHARED = 48 * 1024;
+    /**
+     * Rounds over the 4 CTAs of each kernel: 480 interpreted CTAs, some 3 s in the background here, with which 8
+     * runs of 8 were clean; not tuned further.
+     */
+    private static final int ROUNDS = 40;
 
     private WarmUp() {
     }
@@ -28,11 +54,38 @@ final class WarmUp {
 
     private static void run(SimdBackend backend) {
         try {
-            DeviceShape shape = new DeviceShape(32, 48 * 1024);
-            backend.compile(saxpy(new float[1], new float[1], 2f), shape);
-            backend.compile(escape(new int[1], 0.5f, 64), shape);
+            DeviceShape shape = new DeviceShape(WARP, SHARED);
+            // Odd sizes: the last CTA's vectors straddle the arrays' ends (masked stores past a bounds check).
+            int n = 3 * BLOCK + 13;
+            float[] x = new float[n];
+            float[] y = new float[n];
+            int[] out = new int[n];
+            for (int i = 0; i < n; i++) {
+                x[i] = i * 0.25f;
+            }
+            Kernel[] kernels = {saxpy(x, y, 2f), escape(out, 0.5f / n, 64), parity(x, y, 0.5f)};
+            CtaProgram[] programs = new CtaProgram[kernels.length];
+            for (int k = 0; k < kernels.length; k++) {
+                if (backend.compile(kernels[k], shape) instanceof Compilation.Compiled c) {
+                    programs[k] = c.kernel().bind(kernels[k]);
+                }
+            }
+            Dim3 grid = new Dim3((n + BLOCK - 1) / BLOCK, 1, 1);
+            Dim3 block = new Dim3(BLOCK, 1, 1);
+            Cta cta = new Cta();
+            for (int round = 0; round < ROUNDS; round++) {
+                for (CtaProgram p : programs) {
+                    if (p == null) {
+                        continue;
+                    }
+                    for (int b = 0; b < grid.x(); b++) {
+                        cta.start(b, 0, 0, grid, block, WARP, null, SHARED, "warm-up");
+                        p.runCta(cta);
+                    }
+                }
+            }
         } catch (RuntimeException | LinkageError e) {
-            // Only a cost moved, not a result: the first real compile pays it instead.
+            // Only a cost moved, not a result: the first real compile and run pay it instead.
         }
     }
 
@@ -41,6 +94,20 @@ final class WarmUp {
             int i = t.globalIdX();
             if (i < y.length) {
                 y[i] = a * x[i] + y[i];
+            }
+        };
+    }
+
+    /** Lane-divergent float arithmetic with uniform operands, both sides of a branch storing under masks. */
+    private static Kernel parity(float[] x, float[] y, float a) {
+        return t -> {
+            int i = t.globalIdX();
+            if (i < y.length) {
+                if ((i & 1) == 0) {
+                    y[i] = x[i] * a + 1f;
+                } else {
+                    y[i] = (float) Math.exp(x[i] - a);
+                }
             }
         };
     }

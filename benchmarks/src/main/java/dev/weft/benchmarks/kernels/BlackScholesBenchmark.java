@@ -101,6 +101,7 @@ public class BlackScholesBenchmark {
                         + ", the plain loop at " + expectedCall[i] + "/" + expectedPut[i]);
             }
         }
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel: one thread per option. */

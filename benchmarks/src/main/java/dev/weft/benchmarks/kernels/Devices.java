@@ -37,4 +37,26 @@ final class Devices {
     static void describe(String benchmark, String impl, Device device, Kernel kernel) {
         System.out.println("# " + benchmark + " " + impl + ": " + device.compileReport(kernel).summary());
     }
+
+    /**
+     * Runs {@code op}, the {@code weft} variant's benchmark body, for the seconds in system property
+     * {@code weft.bench.settle} (none by default; the suite profiles set it), before JMH's own warm-up. Why: a
+     * compiled kernel's methods skip C1 (see the backend's {@code C1Exclusion}) and stay interpreted, 50 to 100
+     * times slower, until C2 compiles them, and a large phased kernel is often recompiled once or twice after an
+     * uncommon trap (a path its first profile had not seen). Measured on 2 busy cores: the reduction's last
+     * recompile at about 4.5 s after the fork started, sgemm's at 11 s, scan's (7,168 bytes of bytecode) at
+     * 20 to 25 s; the quick suite's one 1-s warm-up iteration alone would measure the interpreter. A fixed
+     * time, not "until the rate settles": the interpreted rate is steady too, so a settling test could stop
+     * before C2 finished.
+     */
+    static void settle(String impl, Runnable op) {
+        double seconds = Double.parseDouble(System.getProperty("weft.bench.settle", "0"));
+        if (!impl.equals("weft") || seconds <= 0) {
+            return;
+        }
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        while (System.nanoTime() < end) {
+            op.run();
+        }
+    }
 }

@@ -96,6 +96,7 @@ public class HistogramBenchmark {
         if (!Arrays.equals(expected, bins)) {
             throw new IllegalStateException(impl + " counts a different histogram than the plain loop");
         }
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel: a shared-memory histogram per CTA, then its bins added to the global one. */

@@ -94,6 +94,7 @@ public class MandelbrotBenchmark {
         if (!Arrays.equals(expected, out)) {
             throw new IllegalStateException(impl + " computes different iteration counts than the plain loop");
         }
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel: one thread per pixel, 2D grid. */

@@ -93,6 +93,7 @@ public class NBodyBenchmark {
         System.arraycopy(before[0], 0, vx, 0, n);
         System.arraycopy(before[1], 0, vy, 0, n);
         System.arraycopy(before[2], 0, vz, 0, n);
+        Devices.settle(impl, this::run);
     }
 
     private float[] floats(SplittableRandom r, double lo, double hi) {

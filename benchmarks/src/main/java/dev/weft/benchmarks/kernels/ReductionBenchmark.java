@@ -96,6 +96,7 @@ public class ReductionBenchmark {
         if (Float.floatToIntBits(result[0]) != Float.floatToIntBits(expected)) {
             throw new IllegalStateException(impl + " sums to " + result[0] + ", the plain loop to " + expected);
         }
+        Devices.settle(impl, this::run);
     }
 
     /**

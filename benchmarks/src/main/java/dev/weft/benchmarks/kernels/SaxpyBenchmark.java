@@ -87,6 +87,7 @@ public class SaxpyBenchmark {
             Devices.describe("saxpy", impl, device, kernel);
         }
         verify();
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel, as a CUDA programmer writes it. */

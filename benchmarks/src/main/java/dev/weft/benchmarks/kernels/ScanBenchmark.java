@@ -112,6 +112,7 @@ public class ScanBenchmark {
         if (!Arrays.equals(expected, out)) {
             throw new IllegalStateException(impl + " computes a different prefix sum than the plain loop");
         }
+        Devices.settle(impl, this::run);
     }
 
     /** Scan kernels level by level until one CTA covers a level; each level's CTA totals are the next level's input. */

@@ -102,6 +102,7 @@ public class SgemmBenchmark {
         if (!Arrays.equals(expected, c)) {
             throw new IllegalStateException(impl + " computes a different product than the plain loops");
         }
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel: one thread per element of C, A and B staged through shared 16 × 16 tiles. */

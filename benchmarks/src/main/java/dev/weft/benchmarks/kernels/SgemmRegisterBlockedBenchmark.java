@@ -128,6 +128,7 @@ public class SgemmRegisterBlockedBenchmark {
         if (!Arrays.equals(expected, c)) {
             throw new IllegalStateException(impl + " computes a different product than the plain loops");
         }
+        Devices.settle(impl, this::run);
     }
 
     /**

@@ -88,6 +88,7 @@ public class StencilBenchmark {
         if (!Arrays.equals(expected, out)) {
             throw new IllegalStateException(impl + " computes a different sweep than the plain loops");
         }
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel: one thread per point, 2D grid, neighbours from global memory. */

@@ -104,6 +104,7 @@ public class TransposeBenchmark {
         if (!Arrays.equals(expected, out)) {
             throw new IllegalStateException(impl + " computes a different transpose than the plain loops");
         }
+        Devices.settle(impl, this::run);
     }
 
     /** The Weft kernel: a 32 × 32 tile through shared memory, rows padded to 33 floats. */

@@ -122,6 +122,8 @@ public final class CodeGen {
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
     /** Set for the profiling variant only: the ordinary variant's code has no trace of profiling. */
     private Profiling profiling;
+    /** See {@link #withCompactMasks}. */
+    private boolean compactMasks;
     /** Blocks that end at a barrier (their last node), in the order of their barrier's number. */
     private final List<Block> barrierBlocks = new ArrayList<>();
     /** Values kept across each barrier, per variant method, for the listing. */
@@ -180,6 +182,16 @@ public final class CodeGen {
     /** Makes this the kernel's profiling variant: the code counts into {@code p}'s counters (see {@link Profiling}). */
     public CodeGen withProfiling(Profiling p) {
         this.profiling = p;
+        return this;
+    }
+
+    /**
+     * Makes mask conversions calls to small {@link Lanes} helpers instead of inline Vector API calls: 3 bytes less
+     * each, for a kernel otherwise over {@link #HUGE_METHOD_LIMIT}, at the risk the inline form avoids (past C2's
+     * NodeCountInliningCutoff a helper is not inlined and the mask it returns is boxed).
+     */
+    public CodeGen withCompactMasks(boolean compact) {
+        this.compactMasks = compact;
         return this;
     }
 
@@ -1968,8 +1980,16 @@ public final class CodeGen {
             switch (k) {
                 case INT, BOOL -> cb.aload(in[r]);
                 case FLOAT -> {
+                    // Inline, not Lanes.floatLanes: past NodeCountInliningCutoff C2 refuses a helper over
+                    // MaxTrivialSize (6 bytes) that is not @ForceInline, and boxes the mask it returns. Measured: a
+                    // divergent kernel boxed four masks per group, 2.5 KB per 256-thread CTA, in every run.
                     cb.aload(in[r]);
-                    cb.invokestatic(Vec.LANES, "floatLanes", mt(Vec.MASK, Vec.MASK));
+                    if (compactMasks) {
+                        cb.invokestatic(Vec.LANES, "floatLanes", mt(Vec.MASK, Vec.MASK));
+                    } else {
+                        cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
+                        cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                    }
                 }
                 case LONG, DOUBLE -> {
                     cb.aload(in[r / 2]);

@@ -3223,7 +3223,9 @@ public final class CodeGen {
                 cb.iadd();
                 cb.arrayLoad(Vec.typeKind(k));
             }
-            cb.invokestatic(ClassDesc.of("dev.weft.Atomics"), a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
+            // the CTA's shared arrays are this worker's alone while the CTA runs: plain read-modify-writes suffice
+            ClassDesc atomics = arr.op == Op.SHARED ? Vec.SHARED_ATOMICS : ClassDesc.of("dev.weft.Atomics");
+            cb.invokestatic(atomics, a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
             cb.arrayStore(Vec.typeKind(k));
             cb.lload(left);
             cb.lload(left);

@@ -216,6 +216,142 @@ class AtomicsTest {
         }
     }
 
+    /** The ops of {@link #intOps} on one shared array, ten slices of five, copied in from {@code a[0]} and out to {@code a[1]}. */
+    static Kernel sharedIntOps(Object[] a) {
+        int[] init = (int[]) a[0];
+        int[] fin = (int[]) a[1];
+        int[] out = (int[]) a[2];
+        return t -> {
+            int[] s = t.sharedInts(50);
+            int tid = t.threadIdxX();
+            for (int j = tid; j < 50; j += t.blockDimX()) {
+                s[j] = init[j];
+            }
+            t.syncThreads();
+            int v = tid * 2654435 ^ (tid >>> 3);
+            int k = tid % 5;
+            int r = Atomics.add(s, k, v);
+            r = r * 31 + Atomics.exchange(s, 5 + k, v);
+            r = r * 31 + Atomics.compareAndSwap(s, 10 + k, tid & 7, v & 15);
+            r = r * 31 + Atomics.min(s, 15 + k, v);
+            r = r * 31 + Atomics.max(s, 20 + k, v);
+            r = r * 31 + Atomics.and(s, 25 + k, v | 0x10_0000);
+            r = r * 31 + Atomics.or(s, 30 + k, v & 0xF0F0);
+            r = r * 31 + Atomics.xor(s, 35 + k, v);
+            r = r * 31 + Atomics.inc(s, 40 + k, 37);
+            r = r * 31 + Atomics.dec(s, 45 + k, 19);
+            out[tid] = r;
+            t.syncThreads();
+            for (int j = tid; j < 50; j += t.blockDimX()) {
+                fin[j] = s[j];
+            }
+        };
+    }
+
+    static Kernel sharedLongOps(Object[] a) {
+        long[] init = (long[]) a[0];
+        long[] fin = (long[]) a[1];
+        long[] out = (long[]) a[2];
+        return t -> {
+            long[] s = t.sharedLongs(30);
+            int tid = t.threadIdxX();
+            for (int j = tid; j < 30; j += t.blockDimX()) {
+                s[j] = init[j];
+            }
+            t.syncThreads();
+            long v = tid * 0x9E3779B97F4A7C15L;
+            int k = (tid * 7) % 3;
+            long r = Atomics.add(s, k, v);
+            r = r * 31 + Atomics.exchange(s, 3 + k, v);
+            r = r * 31 + Atomics.compareAndSwap(s, 6 + k, tid & 7, v & 15);
+            r = r * 31 + Atomics.min(s, 9 + k, v);
+            r = r * 31 + Atomics.max(s, 12 + k, v);
+            r = r * 31 + Atomics.and(s, 15 + k, ~v);
+            r = r * 31 + Atomics.or(s, 18 + k, v >>> 40);
+            r = r * 31 + Atomics.xor(s, 21 + k, v);
+            r = r * 31 + Atomics.inc(s, 24 + k, 41);
+            r = r * 31 + Atomics.dec(s, 27 + k, 23);
+            out[tid] = r;
+            t.syncThreads();
+            for (int j = tid; j < 30; j += t.blockDimX()) {
+                fin[j] = s[j];
+            }
+        };
+    }
+
+    static Kernel sharedFloatOps(Object[] a) {
+        float[] init = (float[]) a[0];
+        float[] fin = (float[]) a[1];
+        float[] out = (float[]) a[2];
+        return t -> {
+            float[] s = t.sharedFloats(20);
+            int tid = t.threadIdxX();
+            for (int j = tid; j < 20; j += t.blockDimX()) {
+                s[j] = init[j];
+            }
+            t.syncThreads();
+            float v = (tid % 13) - 6.5f;
+            int k = tid & 3;
+            float r = Atomics.add(s, k, v);
+            r = r * 3 + Atomics.exchange(s, 4 + k, v);
+            r = r * 3 + Atomics.compareAndSwap(s, 8 + k, (float) (tid & 1), v);
+            r = r * 3 + Atomics.min(s, 12 + k, v);
+            r = r * 3 + Atomics.max(s, 16 + k, v);
+            out[tid] = r;
+            t.syncThreads();
+            for (int j = tid; j < 20; j += t.blockDimX()) {
+                fin[j] = s[j];
+            }
+        };
+    }
+
+    static Kernel sharedDoubleOps(Object[] a) {
+        double[] init = (double[]) a[0];
+        double[] fin = (double[]) a[1];
+        double[] out = (double[]) a[2];
+        return t -> {
+            double[] s = t.sharedDoubles(15);
+            int tid = t.threadIdxX();
+            for (int j = tid; j < 15; j += t.blockDimX()) {
+                s[j] = init[j];
+            }
+            t.syncThreads();
+            double v = (tid % 11) * 0.25 - 1.0;
+            int k = tid % 3;
+            double r = Atomics.add(s, k, v);
+            r = r * 3 + Atomics.exchange(s, 3 + k, v);
+            r = r * 3 + Atomics.compareAndSwap(s, 6 + k, 0.0, v);
+            r = r * 3 + Atomics.min(s, 9 + k, v);
+            r = r * 3 + Atomics.max(s, 12 + k, v);
+            out[tid] = r;
+            t.syncThreads();
+            for (int j = tid; j < 15; j += t.blockDimX()) {
+                fin[j] = s[j];
+            }
+        };
+    }
+
+    /** Shared-array atomics are compiled as plain read-modify-writes (the CTA's worker owns them): same results. */
+    @Test
+    void everyOp_allTypes_sharedArrays_matchesReference() {
+        for (int threads : new int[] {1, 45, 256}) {
+            float[] floats = new float[20];
+            double[] doubles = new double[15];
+            for (int j = 0; j < 20; j++) {
+                floats[j] = new float[] {0f, 1f, -2f, 3.5f, -0f}[j % 5];
+            }
+            for (int j = 0; j < 15; j++) {
+                doubles[j] = new double[] {0.0, 1.0, -2.0, -0.0}[j % 4];
+            }
+            d.check(Dim3.of(1), Dim3.of(threads), AtomicsTest::sharedIntOps,
+                    new Object[] {Differential.ints(50, 300, -50, 50), new int[50], new int[threads]});
+            d.check(Dim3.of(1), Dim3.of(threads), AtomicsTest::sharedLongOps,
+                    new Object[] {Differential.longs(30, 301), new long[30], new long[threads]});
+            d.check(Dim3.of(1), Dim3.of(threads), AtomicsTest::sharedFloatOps, new Object[] {floats, new float[20], new float[threads]});
+            d.check(Dim3.of(1), Dim3.of(threads), AtomicsTest::sharedDoubleOps, new Object[] {doubles, new double[15], new double[threads]});
+        }
+    }
+
     static Kernel outOfBounds(Object[] a) {
         int[] bins = (int[]) a[0];
         int[] out = (int[]) a[1];

@@ -2046,6 +2046,11 @@ public final class CodeGen {
         }
 
         /** Pushes the uniform scalar value of {@code x}. */
+        /** Whether {@link #scalar} can push {@code x}: a uniform value in a local, or a constant. */
+        private boolean isScalar(Node x) {
+            return storage.get(x) instanceof Storage.Scalar || storage.get(x) instanceof Storage.Const;
+        }
+
         private void scalar(Node x) {
             Storage st = storage.get(x);
             switch (st) {
@@ -3204,9 +3209,10 @@ public final class CodeGen {
             gatherIndices(idx, arr);
             int map = scratch.get(Kind.INT);
             int s = scratch.get(k);
-            // Operands after the index map, the results after them (every scratch array holds 4n lanes).
+            // Operands after the index map, the results after them (every scratch array holds 4n lanes); a uniform
+            // operand (a histogram's 1) is passed as its scalar, without a trip through the scratch array.
             for (int i = 2; i < x.in.size(); i++) {
-                for (int r = 0; r < regs(k); r++) {
+                for (int r = 0; r < regs(k) && !isScalar(x.in(i)); r++) {
                     vector(x.in(i), r, cur);
                     cb.aload(s);
                     cb.loadConstant((i - 1) * n + r * lanes(k));
@@ -3237,13 +3243,19 @@ public final class CodeGen {
             cb.iload(j);
             cb.iaload();
             for (int i = 2; i < x.in.size(); i++) {
+                if (isScalar(x.in(i))) {
+                    scalar(x.in(i));
+                    continue;
+                }
                 cb.aload(s);
                 cb.iload(j);
                 cb.loadConstant((i - 1) * n);
                 cb.iadd();
                 cb.arrayLoad(Vec.typeKind(k));
             }
-            cb.invokestatic(ClassDesc.of("dev.weft.Atomics"), a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
+            // the CTA's shared arrays are this worker's alone while the CTA runs: plain read-modify-writes suffice
+            ClassDesc atomics = arr.op == Op.SHARED ? Vec.SHARED_ATOMICS : ClassDesc.of("dev.weft.Atomics");
+            cb.invokestatic(atomics, a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
             cb.arrayStore(Vec.typeKind(k));
             cb.lload(left);
             cb.lload(left);

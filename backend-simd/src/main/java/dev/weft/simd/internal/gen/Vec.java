@@ -5,8 +5,8 @@ import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Descriptors of the Vector API and runtime types the generated code calls, in one place. */
 final class Vec {
@@ -28,7 +28,12 @@ final class Vec {
     static final ClassDesc DIM3 = ClassDesc.of("dev.weft.Dim3");
     static final ClassDesc THROWABLE = ClassDesc.of("java.lang.Throwable");
 
-    private static final Map<String, ClassDesc> OPERATOR_TYPES = new HashMap<>();
+    /**
+     * Concurrent: compilations run on several threads at once (the compiler warm-up's beside the first real
+     * one); a plain HashMap's computeIfAbsent threw ConcurrentModificationException there, and the kernel
+     * silently ran on the reference executor.
+     */
+    private static final Map<String, ClassDesc> OPERATOR_TYPES = new ConcurrentHashMap<>();
 
     private Vec() {
     }

@@ -60,7 +60,7 @@
  * C2's 8000-byte limit; the compiler picks the threads per group from the loops' register pressure
  * ({@link dev.weft.simd.internal.analysis.Pressure}) and shrinks the group when the code would be too large.
  * At a barrier a group stores what is live across the kernel's barriers (one shared spill keeps the code
- * small); its vectors are boxed there (C2 keeps them in registers between barriers). Kernels using shared
+ * small); its vectors go there as lanes, its masks as references (boxed). Kernels using shared
  * memory also get a row variant for groups of half the size, so that 16-wide tiles on 8-lane registers keep
  * their tile reads as broadcasts and vector loads: measured here (AVX2, 2 busy cores, plain timing), a 256 x 256
  * tiled matmul with 16 x 16 CTAs took about 20 ms compiled against 400 ms without that variant and 300 to 800 ms

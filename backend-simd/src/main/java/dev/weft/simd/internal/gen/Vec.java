@@ -29,7 +29,11 @@ final class Vec {
     static final ClassDesc DIM3 = ClassDesc.of("dev.weft.Dim3");
     static final ClassDesc THROWABLE = ClassDesc.of("java.lang.Throwable");
 
-    /** Filled lazily by concurrent compiles (the warm-up thread's and launches'): must be concurrent. */
+    /**
+     * Concurrent: compilations run on several threads at once (the compiler warm-up's beside the first real
+     * one); a plain HashMap's computeIfAbsent threw ConcurrentModificationException there, and the kernel
+     * silently ran on the reference executor.
+     */
     private static final Map<String, ClassDesc> OPERATOR_TYPES = new ConcurrentHashMap<>();
 
     private Vec() {

@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="CompilerBenchmark -f 1 -wi 5 -w 1 -i 6 -r 1"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="CompilerBenchmark -f 1 -wi 5 -w 1 -i 6 -r 1"}
  * (where the modules' artifacts are not installed, run {@code org.openjdk.jmh.Main} with the modules'
  * {@code target/classes} and the JMH jars on the class path, and {@code --add-modules jdk.incubator.vector}).
  *

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code mvn -q -pl benchmarks -am package -DskipTests exec:exec -Djmh.args="FirstCompileBenchmark"}
+ * {@code mvn -q -pl benchmarks -am package -DskipTests -Djmh.args="FirstCompileBenchmark"}
  *
  * <p>First-launch compile time: one shot per fresh JVM (every fork is one), the time {@code compileReport}
  * takes to compile a kernel the JVM has never compiled before: the compile a first launch pays.

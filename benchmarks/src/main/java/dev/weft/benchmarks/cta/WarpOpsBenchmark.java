@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="WarpOpsBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="WarpOpsBenchmark -f 1 -wi 3 -w 1 -i 3 -r 1"}
  *
  * <p>A scratch benchmark for issue 5's first compiled CTA features (no shared memory or barriers yet):
  * {@code scan}, an inclusive scan of every 32-element segment (a warp) with {@code shflUp}; {@code reduce},

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@code mvn -q -o -pl benchmarks -am package -DskipTests && mvn -q -o -pl benchmarks exec:exec -Djmh.args="SfuBenchmark -f 1 -wi 10 -w 200ms -i 30 -r 100ms -prof gc"}
+ * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.args="SfuBenchmark -f 1 -wi 10 -w 200ms -i 30 -r 100ms -prof gc"}
  *
  * <p>The vector SFU against the two things a Java programmer would otherwise write: the Vector API's own
  * lanewise operator for the same function, and a scalar {@link Math} loop. One array of 4096 floats

@@ -1996,20 +1996,21 @@ public final class CodeGen {
         }
 
         private void allTrueInto(int[] slots) {
-            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-            cb.iconst_1();
-            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
-            for (int i = 0; i < slots.length; i++) {
-                if (i < slots.length - 1) {
-                    cb.dup();
-                }
-                cb.astore(slots[i]);
-            }
+            maskAllInto(slots, true);
         }
 
         private void noneInto(int[] slots) {
+            maskAllInto(slots, false);
+        }
+
+        /** Stores one {@code maskAll(set)} into every slot (a mask is immutable: one object serves them all). */
+        private void maskAllInto(int[] slots, boolean set) {
             cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-            cb.iconst_0();
+            if (set) {
+                cb.iconst_1();
+            } else {
+                cb.iconst_0();
+            }
             cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
             for (int i = 0; i < slots.length; i++) {
                 if (i < slots.length - 1) {

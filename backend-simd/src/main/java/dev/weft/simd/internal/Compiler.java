@@ -88,7 +88,10 @@ final class Compiler {
                 }
             }
         }
-        int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : defaultGroup(g, cfg, warpSize);
+        // The analyses per (rowAligned, groupWithinWarp): each is a whole fixpoint, and the same one serves the
+        // group-size choice, the checks and the variants of every group size tried.
+        Analyses analyses = new Analyses(g, cfg);
+        int group = GROUP_OVERRIDE > 0 ? GROUP_OVERRIDE : defaultGroup(cfg, analyses, warpSize);
         if (profiled) {
             group = Math.max(group, warpSize);
         }
@@ -123,10 +126,14 @@ final class Compiler {
         Decline tooLarge = null;
         for (; group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
-            Uniformity ua = new Uniformity(g, cfg, true, withinWarp);
+            // varyingLengths reads the shapes the nodes hold: apply each analysis before it (see Uniformity#apply).
+            Uniformity ua = analyses.uniformity(true, withinWarp);
+            Uniformity ub = readsThreadIdx ? analyses.uniformity(false, withinWarp) : null;
+            ua.apply();
             List<String> lengths = new ArrayList<>(SharedAllocations.varyingLengths(g, ua));
             if (readsThreadIdx) {
-                lengths.addAll(SharedAllocations.varyingLengths(g, new Uniformity(g, cfg, false, withinWarp)));
+                ub.apply();
+                lengths.addAll(SharedAllocations.varyingLengths(g, ub));
             }
             if (!lengths.isEmpty()) {
                 throw new Decline(lengths.stream().distinct().toList());
@@ -134,13 +141,13 @@ final class Compiler {
             if (warpOps) {
                 List<String> why = new ArrayList<>(WarpSync.check(g, cfg, ua));
                 if (readsThreadIdx) {
-                    why.addAll(WarpSync.check(g, cfg, new Uniformity(g, cfg, false, withinWarp)));
+                    why.addAll(WarpSync.check(g, cfg, ub));
                 }
                 if (!why.isEmpty()) {
                     throw new Decline(why.stream().distinct().toList());
                 }
             }
-            MaskPlan pa = new MaskPlan(g, cfg, ua);
+            MaskPlan pa = analyses.plan(ua);
             List<CodeGen.Variant> variants = new ArrayList<>();
             if (readsThreadIdx) {
                 variants.add(new CodeGen.Variant("line", CodeGen.Layout.LINE, ua, pa));
@@ -166,8 +173,7 @@ final class Compiler {
                     + (variants.stream().anyMatch(v -> v.group() > 0) ? "; the same code also runs in groups of " + narrow
                             + " threads when blockDim.x is a multiple of " + narrow : ""), ua, pa, keptRows));
             if (readsThreadIdx) {
-                Uniformity ub = new Uniformity(g, cfg, false, withinWarp);
-                MaskPlan pb = new MaskPlan(g, cfg, ub);
+                MaskPlan pb = analyses.plan(ub);
                 variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
                 listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb, keptGeneral));
             }
@@ -176,12 +182,15 @@ final class Compiler {
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
             long tGen0 = System.nanoTime();
             byte[] bytes;
+            int largest;
             try {
                 bytes = gen.generate(cd, variants);
-                if (largestMethod(bytes) > CodeGen.HUGE_METHOD_LIMIT) {
+                largest = largestMethod(bytes);
+                if (largest > CodeGen.HUGE_METHOD_LIMIT) {
                     // Just over: the compact mask conversions may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true);
                     bytes = gen.generate(cd, variants);
+                    largest = largestMethod(bytes);
                 }
             } catch (IllegalArgumentException e) {
                 // Over the JVM's 64 KiB per method: as too large for the JIT, try smaller groups.
@@ -193,7 +202,6 @@ final class Compiler {
             keptRows.putAll(gen.keptAcross().getOrDefault("rowAligned", java.util.Map.of()));
             keptGeneral.putAll(gen.keptAcross().getOrDefault("general", java.util.Map.of()));
             dump(cd, bytes);
-            int largest = largestMethod(bytes);
             if (largest > CodeGen.HUGE_METHOD_LIMIT) {
                 tooLarge = new Decline("kernel " + name + " is too large for the JIT: " + largest
                         + " bytes of generated code per warp (limit " + CodeGen.HUGE_METHOD_LIMIT + ") even with " + group
@@ -210,9 +218,10 @@ final class Compiler {
                 MethodHandle ctor = lookup.findConstructor(hidden, ctorType);
                 tDefine = System.nanoTime() - tDefine;
                 long nanos = System.nanoTime() - t0;
-                String header = "kernel " + name + " compiled by simd in " + String.format("%.1f", nanos / 1e6) + " ms"
-                        + String.format(" (parse %.1f, code generation %.1f, class definition %.1f%s)", (tParse - t0) / 1e6,
-                                tGen / 1e6, tDefine / 1e6, "") + "\n"
+                // Not String.format: its first use in a JVM loads the locale data, some 20-50 ms of a cold compile.
+                String header = "kernel " + name + " compiled by simd in " + millis(nanos) + " ms"
+                        + " (parse " + millis(tParse - t0) + ", code generation " + millis(tGen)
+                        + ", class definition " + millis(tDefine) + ")\n"
                         + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
                         + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
@@ -248,9 +257,11 @@ final class Compiler {
      * Threads per group: a warp (32 threads) where the registers allow, fewer where a loop would keep more
      * vectors live than the register file holds (see {@link Pressure}); at least one register.
      */
-    private static int defaultGroup(Graph g, Cfg cfg, int warpSize) {
-        Uniformity u = new Uniformity(g, cfg, true, 32 <= warpSize);
-        MaskPlan plan = new MaskPlan(g, cfg, u);
+    private static int defaultGroup(Cfg cfg, Analyses analyses, int warpSize) {
+        Uniformity u = analyses.uniformity(true, 32 <= warpSize);
+        MaskPlan plan = analyses.plan(u);
+        // Pressure reads the shapes the nodes hold.
+        u.apply();
         int perRegister = Pressure.perRegister(cfg, u, plan);
         int registers = Lanes.IS.vectorBitSize() >= 512 ? 32 : 16;
         int regs = Math.max(1, 32 / Lanes.L32);
@@ -258,6 +269,44 @@ final class Compiler {
             regs /= 2;
         }
         return regs * Lanes.L32;
+    }
+
+    /**
+     * The uniformity analyses and mask plans of one compilation, each computed once. A plan depends only on its
+     * analysis's divergent branches, not on the shapes the nodes hold, so it can be shared too.
+     */
+    private static final class Analyses {
+        private final Graph g;
+        private final Cfg cfg;
+        /** Indexed by rowAligned * 2 + groupWithinWarp. */
+        private final Uniformity[] uniformity = new Uniformity[4];
+        private final java.util.Map<Uniformity, MaskPlan> plans = new java.util.IdentityHashMap<>();
+
+        Analyses(Graph g, Cfg cfg) {
+            this.g = g;
+            this.cfg = cfg;
+        }
+
+        /** The analysis; a new one leaves its shapes in the nodes, a cached one must be applied before use. */
+        Uniformity uniformity(boolean rowAligned, boolean groupWithinWarp) {
+            int i = (rowAligned ? 2 : 0) + (groupWithinWarp ? 1 : 0);
+            Uniformity u = uniformity[i];
+            if (u == null) {
+                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp);
+                uniformity[i] = u;
+            }
+            return u;
+        }
+
+        MaskPlan plan(Uniformity u) {
+            return plans.computeIfAbsent(u, k -> new MaskPlan(g, cfg, k));
+        }
+    }
+
+    /** Nanoseconds as milliseconds with one decimal, as {@code %.1f} would print them in the root locale. */
+    static String millis(long nanos) {
+        long tenths = Math.round(nanos / 1e5);
+        return (tenths / 10) + "." + (tenths % 10);
     }
 
     private static String sanitize(String s) {

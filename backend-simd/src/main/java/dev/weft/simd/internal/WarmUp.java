@@ -70,6 +70,18 @@ final class WarmUp {
                     programs[k] = c.kernel().bind(kernels[k]);
                 }
             }
+            // Compiled and bound, never run: they take the compiler down the paths the three above do not
+            // (barriers and phases, 2D variants, shared memory, atomics, warp shuffles, many parameters), so that
+            // a user kernel's first compile finds that code loaded, linked and partly JIT-compiled. Not run,
+            // so that the Vector API's profiles stay those of the kernels above.
+            float[] z = new float[n];
+            Kernel[] paths = {tile(x, y, z, 19), options(n, 0.02f, 0.3f, x, y, z, out, 1.5f, 2, 0.25),
+                    histogram(out, new int[64]), warpSum(x, y)};
+            for (Kernel k : paths) {
+                if (backend.compile(k, shape) instanceof Compilation.Compiled c) {
+                    c.kernel().bind(k);
+                }
+            }
             Dim3 grid = new Dim3((n + BLOCK - 1) / BLOCK, 1, 1);
             Dim3 block = new Dim3(BLOCK, 1, 1);
             Cta cta = new Cta();
@@ -108,6 +120,87 @@ final class WarmUp {
                 } else {
                     y[i] = (float) Math.exp(x[i] - a);
                 }
+            }
+        };
+    }
+
+    /** A tiled 2D product: shared memory, barriers in a loop, threadIdx.x and .y (every CTA shape variant). */
+    private static Kernel tile(float[] a, float[] b, float[] c, int n) {
+        return t -> {
+            float[] as = t.sharedFloats(16 * 16);
+            float[] bs = t.sharedFloats(16 * 16);
+            int tx = t.threadIdxX();
+            int ty = t.threadIdxY();
+            int row = t.blockIdxY() * 16 + ty;
+            int col = t.blockIdxX() * 16 + tx;
+            float sum = 0f;
+            for (int k0 = 0; k0 < n; k0 += 16) {
+                as[ty * 16 + tx] = row < n && k0 + tx < n ? a[row * n + k0 + tx] : 0f;
+                bs[ty * 16 + tx] = k0 + ty < n && col < n ? b[(k0 + ty) * n + col] : 0f;
+                t.syncThreads();
+                for (int k = 0; k < 16; k++) {
+                    sum += as[ty * 16 + k] * bs[k * 16 + tx];
+                }
+                t.syncThreads();
+            }
+            if (row < n && col < n) {
+                c[row * n + col] = sum;
+            }
+        };
+    }
+
+    /**
+     * Many parameters of several kinds (the binder's method handles for them are built once per JVM), division,
+     * square root, logarithm and exponential. (Weft's own methods are not inlined by the parser, so no helper.)
+     */
+    private static Kernel options(int n, float r, float v, float[] s, float[] k, float[] years, int[] flags, float scale,
+            long seed, double bias) {
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n) {
+                float tt = years[i] + 1f;
+                float sqrtT = (float) Math.sqrt(tt);
+                float d1 = ((float) Math.log((s[i] + 1f) / (k[i] + 1f)) + (r + 0.5f * v * v) * tt) / (v * sqrtT);
+                float e = (float) Math.exp(-r * tt) * scale;
+                float q = 1f / (1f + 0.2316419f * Math.abs(d1));
+                float c = 0.39894228f * (float) Math.exp(-0.5f * d1 * d1) * (q * (0.31938153f + q * -0.356563782f));
+                s[i] = (d1 > 0 ? 1f - c : c) * e + (float) bias;
+                flags[i] = d1 > 0 ? (int) (seed + i) : -1;
+            }
+        };
+    }
+
+    /** Shared-memory atomics in grid-stride loops. */
+    private static Kernel histogram(int[] data, int[] bins) {
+        return t -> {
+            int[] local = t.sharedInts(64);
+            int tid = t.threadIdxX();
+            for (int b = tid; b < 64; b += t.blockDimX()) {
+                local[b] = 0;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < data.length; i += t.blockDimX() * t.gridDimX()) {
+                dev.weft.Atomics.add(local, data[i] & 63, 1);
+            }
+            t.syncThreads();
+            for (int b = tid; b < 64; b += t.blockDimX()) {
+                if (local[b] != 0) {
+                    dev.weft.Atomics.add(bins, b, local[b]);
+                }
+            }
+        };
+    }
+
+    /** A warp reduction by shuffles. */
+    private static Kernel warpSum(float[] in, float[] out) {
+        return t -> {
+            int i = t.globalIdX();
+            float v = i < in.length ? in[i] : 0f;
+            for (int d = 16; d > 0; d >>= 1) {
+                v += t.shflDown(v, d);
+            }
+            if (t.laneId() == 0 && i < out.length) {
+                out[i / 32] = v;
             }
         };
     }

@@ -109,6 +109,18 @@ public final class Parser {
 
     // Braun et al.'s state.
     private record Var(int frame, int slot, char cat) {
+
+        // Written out: the record's generated equals and hashCode link through an invokedynamic bootstrap on first
+        // use, and run slowly until the JIT has compiled them; these are the hottest calls of a cold parse.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Var v && v.frame == frame && v.slot == slot && v.cat == cat;
+        }
+
+        @Override
+        public int hashCode() {
+            return (frame * 31 + slot) * 31 + cat;
+        }
     }
 
     private final Map<Block, Map<Var, Node>> defs = new IdentityHashMap<>();

@@ -201,6 +201,14 @@ public final class CodeGen {
     }
 
     /**
+     * The ClassFile context of every generation. Stack maps merge the generated code's reference types (vectors,
+     * masks, arrays, Weft's classes): the resolver answers from the loaded classes, and once per type per JVM.
+     */
+    private static final ClassFile CLASS_FILE = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
+            ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
+                    .orElse(ClassHierarchyResolver.defaultResolver()).cached()));
+
+    /**
      * Generates the class.
      *
      * @param name the class name (in this package)
@@ -209,9 +217,7 @@ public final class CodeGen {
      */
     public byte[] generate(ClassDesc name, List<Variant> variants) {
         List<Param> params = g.params;
-        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-                ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
-                        .orElse(ClassHierarchyResolver.defaultResolver())));
+        ClassFile cf = CLASS_FILE;
         ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
         ClassDesc[] vtypes = new ClassDesc[ptypes.length + (phased() ? 5 : 4)];
         System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);

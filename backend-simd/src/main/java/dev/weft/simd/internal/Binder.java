@@ -23,16 +23,26 @@ import java.util.List;
  * metafactory names them so) and static fields, and calls the constructor; a launch costs one
  * {@code invokeExact}. Where the fields cannot be read (a lambda in a named module that does not open its
  * package to Weft), each launch serializes the kernel to get the captured values, some 30 µs.
+ *
+ * <p>That direct handle is a chain of one argument filter per parameter, and each link is a new lambda form
+ * the JDK spins a class for, specific to the constructor's signature: measured here, some half of a
+ * black-scholes compile (8 parameters) after the warm-up. So it is built on a background thread; until it is
+ * there, launches read the fields through one handle each into an array and call the constructor through a
+ * spreader (whose forms the JDK shares between kernels: a few hundred nanoseconds a launch more, for the
+ * first launches only).
  */
 final class Binder {
 
-    private final MethodHandle direct;
+    /** The {@code (Kernel) CtaProgram} chain, once built; null before, or where the fields cannot be read. */
+    private volatile MethodHandle direct;
+    /** Per parameter, {@code (Kernel) Object} reading it; null where the fields cannot be read. */
+    private final MethodHandle[] getters;
     private final MethodHandle spread;
     private final List<Param> params;
     private final List<MethodHandle> statics;
 
-    private Binder(MethodHandle direct, MethodHandle spread, List<Param> params, List<MethodHandle> statics) {
-        this.direct = direct;
+    private Binder(MethodHandle[] getters, MethodHandle spread, List<Param> params, List<MethodHandle> statics) {
+        this.getters = getters;
         this.spread = spread;
         this.params = params;
         this.statics = statics;
@@ -51,6 +61,8 @@ final class Binder {
             }
         }
         MethodHandle generic = ctor.asType(ctor.type().changeReturnType(CtaProgram.class));
+        MethodHandle spread = generic.asSpreader(Object[].class, params.size())
+                .asType(MethodType.methodType(CtaProgram.class, Object[].class));
         try {
             MethodHandle[] getters = new MethodHandle[params.size()];
             for (Param p : params) {
@@ -72,19 +84,29 @@ final class Binder {
             if (captured != countCaptured(params)) {
                 throw new NoSuchFieldException("captured count");
             }
-            MethodHandle mh = generic;
-            if (getters.length == 0) {
-                mh = MethodHandles.dropArguments(mh, 0, Kernel.class);
-            } else {
-                mh = MethodHandles.filterArguments(mh, 0, getters);
-                mh = MethodHandles.permuteArguments(mh, MethodType.methodType(CtaProgram.class, Kernel.class), new int[getters.length]);
+            MethodHandle[] erased = new MethodHandle[getters.length];
+            for (int i = 0; i < getters.length; i++) {
+                erased[i] = getters[i].asType(MethodType.methodType(Object.class, Kernel.class));
             }
-            return new Binder(mh, null, params, staticGetters);
+            Binder binder = new Binder(erased, spread, params, staticGetters);
+            if (getters.length == 0) {
+                binder.direct = MethodHandles.dropArguments(generic, 0, Kernel.class);
+            } else {
+                Thread t = new Thread(() -> binder.direct = chain(generic, getters), "weft-binder");
+                t.setDaemon(true);
+                t.start();
+            }
+            return binder;
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Fields not readable here: fall back to serializing each kernel object.
-            MethodHandle s = generic.asSpreader(Object[].class, params.size());
-            return new Binder(null, s, params, staticGetters);
+            return new Binder(null, spread, params, staticGetters);
         }
+    }
+
+    /** The direct handle: each parameter read from the kernel object, then the constructor. */
+    private static MethodHandle chain(MethodHandle generic, MethodHandle[] getters) {
+        MethodHandle mh = MethodHandles.filterArguments(generic, 0, getters);
+        return MethodHandles.permuteArguments(mh, MethodType.methodType(CtaProgram.class, Kernel.class), new int[getters.length]);
     }
 
     private static int countCaptured(List<Param> params) {
@@ -125,8 +147,12 @@ final class Binder {
     /** The program for one launch of {@code kernel}. */
     CtaProgram bind(Kernel kernel) {
         try {
-            if (direct != null) {
-                return (CtaProgram) direct.invokeExact(kernel);
+            MethodHandle d = direct;
+            if (d != null) {
+                return (CtaProgram) d.invokeExact(kernel);
+            }
+            if (getters != null) {
+                return bindThroughArray(kernel);
             }
             SerializedLambda l = LambdaSource.serializedLambda(kernel);
             Object[] args = new Object[params.size()];
@@ -142,11 +168,20 @@ final class Binder {
                 }
                 args[p.index()] = v;
             }
-            return (CtaProgram) spread.invoke(args);
+            return (CtaProgram) spread.invokeExact(args);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("internal error in Weft (please report): binding a compiled kernel: " + t, t);
         }
+    }
+
+    /** Until the direct handle is built: the parameters read one handle each, into the spreader. */
+    private CtaProgram bindThroughArray(Kernel kernel) throws Throwable {
+        Object[] args = new Object[getters.length];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = (Object) getters[i].invokeExact(kernel);
+        }
+        return (CtaProgram) spread.invokeExact(args);
     }
 }

@@ -144,6 +144,11 @@ final class Binder {
         }
     }
 
+    /** Whether launches already go through the direct handle (for tests). */
+    boolean directReady() {
+        return direct != null;
+    }
+
     /** The program for one launch of {@code kernel}. */
     CtaProgram bind(Kernel kernel) {
         try {
@@ -177,7 +182,7 @@ final class Binder {
     }
 
     /** Until the direct handle is built: the parameters read one handle each, into the spreader. */
-    private CtaProgram bindThroughArray(Kernel kernel) throws Throwable {
+    CtaProgram bindThroughArray(Kernel kernel) throws Throwable {
         Object[] args = new Object[getters.length];
         for (int i = 0; i < args.length; i++) {
             args[i] = (Object) getters[i].invokeExact(kernel);

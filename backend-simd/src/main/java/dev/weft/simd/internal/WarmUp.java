@@ -29,9 +29,10 @@ import dev.weft.runtime.spi.DeviceShape;
  *
  * <p>Four more kernels are compiled and bound but never run: they cover the compiler's other paths (barriers,
  * 2D variants, atomics, shuffles, many parameters), some 140 ms of one core's CPU here after the first three
- * (270 ms). Measured by the compiling thread's CPU time, 3 fresh JVMs per row, a user's kernel compiled 1 s after
- * the device was created then took 57 instead of 78 ms (black-scholes), 37 instead of 47 (mandelbrot), 66
- * instead of 85 (tiled sgemm); after two other kernels 18 to 29 ms instead of 31 to 52.
+ * (270 ms). Together with the background binder ({@link Binder}) and the compiler's own changes of the same
+ * round (see {@link Compiler}), measured by the compiling thread's CPU time, medians of 3 fresh JVMs: a user's
+ * kernel compiled 1 s after the device was created took 57 instead of 78 ms (black-scholes), 37 instead of 47
+ * (mandelbrot), 66 instead of 85 (tiled sgemm); after two other kernels 18 to 29 ms instead of 31 to 52.
  *
  * <p>Their compilations are cached like any other, under this class. A failure here is ignored: the first real
  * compile then simply pays the cost itself.

@@ -3046,20 +3046,25 @@ public final class CodeGen {
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
             int limit = temp(TypeKind.INT);
+            int wide = temp(TypeKind.LONG);
             scalar(uni);
             cb.i2l();
             base(aff, cur);
             cb.i2l();
             cb.lsub();
-            cb.loadConstant((long) extra);
-            cb.ladd();
-            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
-            cb.istore(limit);
+            if (extra != 0) {
+                cb.loadConstant((long) extra);
+                cb.ladd();
+            }
+            // The whole group's test on the long limit; clamped to an int only for a partial group (saves C2's two
+            // compare-and-moves per group where every group is whole).
+            cb.dup2();
+            cb.lstore(wide);
+            cb.loadConstant((long) n);
+            cb.lcmp();
             Label partial = cb.newLabel();
             Label done = cb.newLabel();
-            cb.iload(limit);
-            cb.loadConstant(n);
-            cb.if_icmplt(partial);
+            cb.iflt(partial);
             // Every lane of the group is below the bound.
             cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
             cb.loadConstant(negate ? 0 : 1);
@@ -3072,6 +3077,9 @@ public final class CodeGen {
             }
             cb.goto_(done);
             cb.labelBinding(partial);
+            cb.lload(wide);
+            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+            cb.istore(limit);
             for (int r = 0; r < regs32; r++) {
                 cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
                 cb.loadConstant(r * l32);

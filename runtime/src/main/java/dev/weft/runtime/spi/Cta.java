@@ -34,8 +34,8 @@ public final class Cta {
         this.blockIdxY = by;
         this.blockIdxZ = bz;
         // References only when they change (once per launch, not per CTA): this object lives as long as its SM,
-        // so it is soon in the old generation, and there every reference store pays G1's post-write barrier (a
-        // StoreLoad fence when the value is young: a launch's Dim3s are).
+        // so it is soon in the old generation, and there a reference store to another region (a launch's young
+        // Dim3s) takes G1's post-write barrier slow path, a StoreLoad fence included (seen in runOne's code).
         if (this.gridDim != grid) {
             this.gridDim = grid;
         }

@@ -120,9 +120,13 @@ public final class LaunchJob implements Cta.CancelSource {
         int by = (int) (rest % gy);
         int bz = (int) (rest / gy);
         try {
-            for (long i = first; i < end && failure == null; i++) {
-                runCta(cta, bx, by, bz);
-                if (++bx == gx) {
+            for (long i = first; i < end && failure == null; ) {
+                // The chunk's CTAs of one grid row in one call (none with a profiler: it counts per CTA).
+                int row = profiler == null ? (int) Math.min(end - i, gx - bx) : 1;
+                runCtas(cta, bx, by, bz, row);
+                i += row;
+                bx += row;
+                if (bx == gx) {
                     bx = 0;
                     if (++by == gy) {
                         by = 0;
@@ -137,18 +141,21 @@ public final class LaunchJob implements Cta.CancelSource {
         return true;
     }
 
-    private void runCta(Cta cta, int bx, int by, int bz) {
+    /** Runs {@code count} CTAs of one grid row from {@code (bx, by, bz)}; a failure names the CTA it happened in. */
+    private void runCtas(Cta cta, int bx, int by, int bz, int count) {
         cta.start(bx, by, bz, grid, block, warpSize, this, sharedLimitBytes, sharedLimitName);
         try {
-            if (profiler == null) {
+            if (profiler != null) {
+                profiler.run(cta);
+            } else if (count == 1) {
                 program.runCta(cta);
             } else {
-                profiler.run(cta);
+                program.runCtaRow(cta, count);
             }
         } catch (KernelFault f) {
-            fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
+            fail(new KernelException(KernelNames.of(kernel), new Dim3(cta.blockIdxX(), by, bz), f.threadIdx(), f.getMessage(), f.getCause()));
         } catch (Throwable t) {
-            fail(new KernelException(KernelNames.of(kernel), new Dim3(bx, by, bz), null, String.valueOf(t), t));
+            fail(new KernelException(KernelNames.of(kernel), new Dim3(cta.blockIdxX(), by, bz), null, String.valueOf(t), t));
         }
     }
 

@@ -33,11 +33,29 @@ public final class Cta {
         this.blockIdxX = bx;
         this.blockIdxY = by;
         this.blockIdxZ = bz;
-        this.gridDim = grid;
-        this.blockDim = block;
+        // References only when they change (once per launch, not per CTA): this object lives as long as its SM,
+        // so it is soon in the old generation, and there a reference store to another region (a launch's young
+        // Dim3s) takes G1's post-write barrier slow path, a StoreLoad fence included (seen in runOne's code).
+        if (this.gridDim != grid) {
+            this.gridDim = grid;
+        }
+        if (this.blockDim != block) {
+            this.blockDim = block;
+        }
         this.warpSize = warpSize;
-        this.cancelSource = cancel;
+        if (this.cancelSource != cancel) {
+            this.cancelSource = cancel;
+        }
         sharedMemory.reset(sharedLimitBytes, sharedLimitName);
+    }
+
+    /**
+     * Moves to the next CTA of the same grid row ({@code blockIdx.x + 1}, the rest unchanged) with fresh shared
+     * memory; called by a {@link CtaProgram#runCtaRow} between the CTAs it runs.
+     */
+    public void nextX() {
+        blockIdxX++;
+        sharedMemory.reset();
     }
 
     /** CUDA: {@code blockIdx.x}. */

@@ -26,7 +26,15 @@ public final class SharedMemory {
         this.count = 0;
         this.bytes = 0;
         this.limitBytes = limitBytes;
-        this.limitName = limitName;
+        if (this.limitName != limitName) {
+            this.limitName = limitName; // a reference store only when it changes: see Cta.start
+        }
+    }
+
+    /** Starts the next CTA of the same launch: forgets the allocations, keeps the limit. */
+    public void reset() {
+        this.count = 0;
+        this.bytes = 0;
     }
 
     /** Bytes this CTA has allocated so far. */

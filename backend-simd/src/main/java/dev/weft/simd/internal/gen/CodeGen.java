@@ -120,6 +120,12 @@ public final class CodeGen {
     private final int l32 = Lanes.L32;
     private final int l64 = Lanes.L64;
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
+    /**
+     * Whether kernels without barriers run a grid row of CTAs per call (runCtaRow); {@code -Dweft.simd.ctaRows=false}
+     * turns it off, to measure what it buys.
+     */
+    private static final boolean CTA_ROWS = !"false".equals(System.getProperty("weft.simd.ctaRows"));
+
     /** Set for the profiling variant only: the ordinary variant's code has no trace of profiling. */
     private Profiling profiling;
     /** See {@link #withCompactMasks}. */
@@ -219,15 +225,14 @@ public final class CodeGen {
         List<Param> params = g.params;
         ClassFile cf = CLASS_FILE;
         ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
-        ClassDesc[] vtypes = new ClassDesc[ptypes.length + (phased() ? 5 : 4)];
+        ClassDesc[] vtypes = new ClassDesc[ptypes.length + 5];
         System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);
         vtypes[ptypes.length] = Vec.CTA;
         vtypes[ptypes.length + 1] = CD_int;
         vtypes[ptypes.length + 2] = CD_int;
         vtypes[ptypes.length + 3] = CD_int;
-        if (phased()) {
-            vtypes[ptypes.length + 4] = Vec.PHASES;
-        }
+        // With barriers the runtime's phase state; without, how many CTAs of the grid row to run (runCtaRow).
+        vtypes[ptypes.length + 4] = phased() ? Vec.PHASES : CD_int;
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         return cf.build(name, clb -> {
             clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
@@ -326,6 +331,7 @@ public final class CodeGen {
                         cb.ifne(phase);
                         cb.return_();
                     } else {
+                        cb.iconst_1();
                         cb.invokestatic(name, v.method(), variantType);
                         cb.return_();
                     }
@@ -333,6 +339,10 @@ public final class CodeGen {
                 }
                 cb.return_();
             });
+            if (!phased() && profiling == null && CTA_ROWS) {
+                clb.withMethodBody("runCtaRow", mt(CD_void, Vec.CTA, CD_int), ClassFile.ACC_PUBLIC,
+                        cb -> ctaRow(cb, name, variants, variantType));
+            }
             for (Variant v : variants) {
                 v.u().apply();
                 clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
@@ -341,6 +351,59 @@ public final class CodeGen {
                 });
             }
         });
+    }
+
+    /**
+     * {@code runCtaRow} of a kernel without barriers: the CTA shape read and dispatched once for the row, and the
+     * variant's own CTA loop keeps its set-up in registers. Measured (perf, saxpy, 256-thread CTAs): the runtime's
+     * per-CTA call, the dispatch above and the variant's prologue took about 15% of the time, one call per CTA.
+     */
+    private void ctaRow(CodeBuilder cb, ClassDesc name, List<Variant> variants, MethodTypeDesc variantType) {
+        cb.aload(1);
+        cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
+        cb.astore(3);
+        cb.aload(3);
+        cb.invokevirtual(Vec.DIM3, "x", mt(CD_int));
+        cb.istore(4);
+        cb.aload(3);
+        cb.invokevirtual(Vec.DIM3, "y", mt(CD_int));
+        cb.istore(5);
+        cb.aload(3);
+        cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
+        cb.istore(6);
+        // The same choice of variant as runCta's.
+        for (Variant v : variants) {
+            int vn = v.group() > 0 ? v.group() : n;
+            Label next = cb.newLabel();
+            Label take = cb.newLabel();
+            if (v.layout() == Layout.ROWS) {
+                cb.iload(4);
+                cb.loadConstant(vn);
+                cb.irem();
+                cb.ifeq(take);
+            }
+            if (v.layout() != Layout.GENERAL) {
+                cb.iload(5);
+                cb.iload(6);
+                cb.imul();
+                cb.iconst_1();
+                cb.if_icmpne(next);
+            }
+            cb.labelBinding(take);
+            for (Param p : g.params) {
+                cb.aload(0);
+                cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+            }
+            cb.aload(1);
+            cb.iload(4);
+            cb.iload(5);
+            cb.iload(6);
+            cb.iload(2);
+            cb.invokestatic(name, v.method(), variantType);
+            cb.return_();
+            cb.labelBinding(next);
+        }
+        cb.return_(); // as runCta's: the variants cover every shape the compiler accepted
     }
 
     // =====================================================================================================
@@ -383,6 +446,8 @@ public final class CodeGen {
         private final int bzSlot;
         /** With barriers: the {@link Phases} parameter, and locals for its arrays and this group's index. */
         private int phasesSlot = -1;
+        /** Without barriers: the CTAs of the grid row still to run, this one included (see runCtaRow). */
+        private int ctaCountSlot = -1;
         private int stopArraySlot;
         private int lanesArraySlot;
         private final int[] spillArraySlots = new int[5];
@@ -448,6 +513,8 @@ public final class CodeGen {
             bzSlot = slot++;
             if (phased()) {
                 phasesSlot = slot++;
+            } else {
+                ctaCountSlot = slot++;
             }
             nextSlot = slot;
         }
@@ -1537,6 +1604,8 @@ public final class CodeGen {
                 phasePrologue();
                 nextGroup = cb.newLabel();
             }
+            Label nextCta = cb.newLabel();
+            cb.labelBinding(nextCta);
             if (rowSlots != null) {
                 for (int sl : rowSlots) {
                     cb.iconst_0();
@@ -1600,7 +1669,35 @@ public final class CodeGen {
             cb.iinc(baseSlot, n);
             cb.goto_(group);
             cb.labelBinding(exit);
+            if (ctaCountSlot >= 0 && profiling == null) {
+                nextCtaOfRow(nextCta);
+            }
             cb.return_();
+        }
+
+        /**
+         * The loop over the CTAs of a grid row (runCtaRow): the next one, blockIdx.x + 1, with what its CTA
+         * prologue set up kept; stops at the row's end or when the launch failed elsewhere, as the runtime would
+         * between CTAs.
+         */
+        private void nextCtaOfRow(Label nextCta) {
+            Label done = cb.newLabel();
+            cb.iinc(ctaCountSlot, -1);
+            cb.iload(ctaCountSlot);
+            cb.ifle(done);
+            cb.aload(ctaSlot);
+            cb.invokevirtual(Vec.CTA, "cancelled", mt(CD_boolean));
+            cb.ifne(done);
+            cb.aload(ctaSlot);
+            cb.invokevirtual(Vec.CTA, "nextX", mt(CD_void));
+            Storage x = sregs.get(SReg.CTAID_X);
+            if (x != null) {
+                cb.aload(ctaSlot);
+                cb.invokevirtual(Vec.CTA, "blockIdxX", mt(CD_int));
+                cb.istore(((Storage.Scalar) x).slot());
+            }
+            cb.goto_(nextCta);
+            cb.labelBinding(done);
         }
 
         /** The kinds of scratch array the code of this variant uses. */
@@ -2955,20 +3052,25 @@ public final class CodeGen {
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
             int limit = temp(TypeKind.INT);
+            int wide = temp(TypeKind.LONG);
             scalar(uni);
             cb.i2l();
             base(aff, cur);
             cb.i2l();
             cb.lsub();
-            cb.loadConstant((long) extra);
-            cb.ladd();
-            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
-            cb.istore(limit);
+            if (extra != 0) {
+                cb.loadConstant((long) extra);
+                cb.ladd();
+            }
+            // The whole group's test on the long limit; clamped to an int only for a partial group (saves C2's two
+            // compare-and-moves per group where every group is whole).
+            cb.dup2();
+            cb.lstore(wide);
+            cb.loadConstant((long) n);
+            cb.lcmp();
             Label partial = cb.newLabel();
             Label done = cb.newLabel();
-            cb.iload(limit);
-            cb.loadConstant(n);
-            cb.if_icmplt(partial);
+            cb.iflt(partial);
             // Every lane of the group is below the bound.
             cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
             cb.loadConstant(negate ? 0 : 1);
@@ -2981,6 +3083,9 @@ public final class CodeGen {
             }
             cb.goto_(done);
             cb.labelBinding(partial);
+            cb.lload(wide);
+            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+            cb.istore(limit);
             for (int r = 0; r < regs32; r++) {
                 cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
                 cb.loadConstant(r * l32);
@@ -3218,24 +3323,31 @@ public final class CodeGen {
             } else if (contiguous(idx)) {
                 Label slow = cb.newLabel();
                 fastRangeCheck(idx, arr, slow);
-                for (int r = 0; r < regs(ek); r++) {
-                    Label masked = cb.newLabel();
-                    Label next = cb.newLabel();
+                // One test for the group, not one per register: every thread active (the common case) stores
+                // unmasked; otherwise every register masked. Where C2 cannot fold the masks (a kernel whose groups
+                // at the grid's edge are partial, as the stencil's) each test is a mask-to-bits move and a branch.
+                Label masked = cb.newLabel();
+                curMask(ek, 0);
+                for (int r = 1; r < regs(ek); r++) {
                     curMask(ek, r);
-                    cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
-                    cb.ifeq(masked);
+                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                }
+                cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+                cb.ifeq(masked);
+                for (int r = 0; r < regs(ek); r++) {
                     vector(val, r, cur);
                     scalar(arr);
                     storeOffset(idx, r, ek);
                     cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
-                    cb.goto_(next);
-                    cb.labelBinding(masked);
+                }
+                cb.goto_(done);
+                cb.labelBinding(masked);
+                for (int r = 0; r < regs(ek); r++) {
                     vector(val, r, cur);
                     scalar(arr);
                     storeOffset(idx, r, ek);
                     curMask(ek, r);
                     cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
-                    cb.labelBinding(next);
                 }
                 cb.goto_(done);
                 cb.labelBinding(slow);

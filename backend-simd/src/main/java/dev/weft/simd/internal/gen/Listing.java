@@ -3,6 +3,7 @@ package dev.weft.simd.internal.gen;
 import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
+import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Barrier;
@@ -89,6 +90,8 @@ public final class Listing {
     private void variant(Variant v) {
         v.u().apply();
         out.append('\n').append(v.title()).append('\n');
+        Map<Cfg.Loop, StrideLoops.StrideLoop> strides = CodeGen.FAST_STRIDE_LOOPS
+                ? new StrideLoops(g, cfg, v.u(), v.plan()).loops : Map.of();
         for (Block b : cfg.order) {
             Cfg.Loop loop = cfg.loopOfHeader.get(b);
             int depth = 0;
@@ -100,6 +103,12 @@ public final class Listing {
                 String kind = v.plan().isUniformLoop(b) ? "uniform loop: every thread iterates together; the back edge is a plain jump"
                         : v.u().divergentLoops.contains(loop) ? "divergent loop: runs while any thread is in it; threads leave at different iterations"
                         : "loop under a mask: runs while any thread is in it";
+                StrideLoops.StrideLoop sl = strides.get(loop);
+                if (sl != null) {
+                    kind += "; grid-stride fast path: while " + sl.affine().name() + " " + sl.pred().symbol + " "
+                            + sl.bound().name() + " holds for every lane (one scalar test), whole iterations run with"
+                            + " all threads and no masks, then the rest as above";
+                }
                 out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");
             }
             Run run = v.plan().run.get(b);

@@ -128,6 +128,7 @@ public final class CodeGen {
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
     /** Set for the profiling variant only: the ordinary variant's code has no trace of profiling. */
     private Profiling profiling;
+    private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
     /** Blocks that end at a barrier (their last node), in the order of their barrier's number. */
@@ -199,6 +200,20 @@ public final class CodeGen {
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
         return this;
+    }
+
+    /**
+     * Whether divergent grid-stride loops get their fast path ({@link StrideLoops}); off for a kernel that would
+     * otherwise be over {@link #HUGE_METHOD_LIMIT} (the fast path repeats the loop's body).
+     */
+    public CodeGen withStrideLoops(boolean on) {
+        this.strideLoops = on && FAST_STRIDE_LOOPS;
+        return this;
+    }
+
+    /** Whether the generated code has the grid-stride fast paths (never in the profiling variant). */
+    public boolean stridePaths() {
+        return strideLoops && profiling == null;
     }
 
     /** Bytecode size of each generated method, after {@link #generate}. */
@@ -442,7 +457,7 @@ public final class CodeGen {
             this.v = v;
             this.u = v.u();
             this.plan = v.plan();
-            this.strideLoops = FAST_STRIDE_LOOPS && profiling == null ? new StrideLoops(g, cfg, u, plan).loops : Map.of();
+            this.strideLoops = stridePaths() ? new StrideLoops(g, cfg, u, plan).loops : Map.of();
             int slot = 0;
             for (Param p : g.params) {
                 slot += Vec.typeKind(p.kind()).slotSize();
@@ -2045,11 +2060,10 @@ public final class CodeGen {
             edge(body, h, bc.clone(), null);
             releaseTemps();
             if (killEmitted) {
-                for (int r = 0; r < regs32; r++) {
-                    cb.aload(bc[r]);
-                    cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
-                    cb.ifeq(general);
-                }
+                // A thread has faulted (here or before the loop): its lane left the masks, so hand over. A scalar
+                // test: the masks' allTrue on every iteration cost two vector tests C2 cannot hoist.
+                cb.iload(faultLaneSlot);
+                cb.ifge(general);
             }
             cb.goto_(top);
             if (!handlers.isEmpty()) {
@@ -3067,12 +3081,8 @@ public final class CodeGen {
             Kind k = a.kind == Kind.BOOL ? Kind.INT : a.kind;
             boolean fp = k == Kind.FLOAT || k == Kind.DOUBLE;
             Storage.Masks out = (Storage.Masks) storage.get(x);
-            Label wraps = cb.newLabel();
-            Label done = cb.newLabel();
-            boolean bound = affineBound(x, c, a, b, out, wraps);
-            if (bound) {
-                cb.goto_(done);
-                cb.labelBinding(wraps);
+            if (affineBound(x, c, a, b, out)) {
+                return;
             }
             for (int r = 0; r < regs(k); r++) {
                 boolean javaDefault = c.pred() == Cond.Pred.NE;
@@ -3100,9 +3110,6 @@ public final class CodeGen {
                 }
                 cb.astore(out.slots()[r]);
             }
-            if (bound) {
-                cb.labelBinding(done);
-            }
         }
 
         /**
@@ -3111,9 +3118,10 @@ public final class CodeGen {
          * register is in range, instead of building the index vector and comparing. The limit is computed in long
          * and clamped, so it is exact where the int subtraction would overflow. Where the lanes' own values wrap
          * ({@code base + lanes - 1} overflows: an induction variable running past Integer.MAX_VALUE) they are not
-         * monotone in the lane, and the code jumps to {@code wraps}, where the caller compares lane by lane.
+         * monotone in the lane, and a helper compares lane by lane (a call: 13 bytes a register, where the inline
+         * compare took 28 and pushed a shared-memory scan over the JIT's limit).
          */
-        private boolean affineBound(Node x, Cond c, Node a, Node b, Storage.Masks out, Label wraps) {
+        private boolean affineBound(Node x, Cond c, Node a, Node b, Storage.Masks out) {
             Cond.Pred p = c.pred();
             if (a.kind != Kind.INT || p == Cond.Pred.EQ || p == Cond.Pred.NE) {
                 return false;
@@ -3131,6 +3139,7 @@ public final class CodeGen {
             // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+            Label wraps = cb.newLabel();
             base(aff, cur);
             cb.loadConstant(Integer.MAX_VALUE - (n - 1));
             cb.if_icmpgt(wraps);
@@ -3169,6 +3178,16 @@ public final class CodeGen {
                 if (negate) {
                     cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
                 }
+                cb.astore(out.slots()[r]);
+            }
+            cb.goto_(done);
+            cb.labelBinding(wraps);
+            for (int r = 0; r < regs32; r++) {
+                base(aff, cur);
+                cb.loadConstant(r);
+                scalar(uni);
+                cb.getstatic(Vec.OPERATORS, p.name(), Vec.operatorType(p.name()));
+                cb.invokestatic(Vec.LANES, "affineCompare", mt(Vec.MASK, CD_int, CD_int, CD_int, comparisonType()));
                 cb.astore(out.slots()[r]);
             }
             cb.labelBinding(done);

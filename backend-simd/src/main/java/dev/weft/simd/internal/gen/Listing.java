@@ -34,6 +34,8 @@ public final class Listing {
     private final Graph g;
     private final Cfg cfg;
     private final StringBuilder out = new StringBuilder();
+    /** Whether the code has the grid-stride fast paths. */
+    private boolean stridePaths;
 
     private Listing(Graph g, Cfg cfg) {
         this.g = g;
@@ -47,7 +49,16 @@ public final class Listing {
      * @param variants the analysed variants, each with a one-line title
      */
     public static String of(Graph g, Cfg cfg, String header, List<Variant> variants) {
+        return of(g, cfg, header, variants, CodeGen.FAST_STRIDE_LOOPS);
+    }
+
+    /**
+     * As {@link #of(Graph, Cfg, String, List)}; {@code stridePaths}: whether the code has the grid-stride fast
+     * paths ({@link CodeGen#stridePaths()}).
+     */
+    public static String of(Graph g, Cfg cfg, String header, List<Variant> variants, boolean stridePaths) {
         Listing l = new Listing(g, cfg);
+        l.stridePaths = stridePaths;
         l.out.append(header).append('\n');
         l.out.append("parameters (uniform, read once per launch): ");
         l.out.append(g.params.stream().map(p -> "u" + paramNode(g, p) + " " + p.kind().text() + " " + p.name())
@@ -90,7 +101,7 @@ public final class Listing {
     private void variant(Variant v) {
         v.u().apply();
         out.append('\n').append(v.title()).append('\n');
-        Map<Cfg.Loop, StrideLoops.StrideLoop> strides = CodeGen.FAST_STRIDE_LOOPS
+        Map<Cfg.Loop, StrideLoops.StrideLoop> strides = stridePaths
                 ? new StrideLoops(g, cfg, v.u(), v.plan()).loops : Map.of();
         for (Block b : cfg.order) {
             Cfg.Loop loop = cfg.loopOfHeader.get(b);

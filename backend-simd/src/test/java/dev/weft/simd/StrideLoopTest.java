@@ -241,6 +241,40 @@ class StrideLoopTest {
         d.check(Dim3.of(3), Dim3.of(128), StrideLoopTest::histogram, Differential.ints(10_007, 27, 0, 50), new int[50]);
     }
 
+    /**
+     * A grid-stride loop inside an outer loop, and after an early return that leaves some threads of each group
+     * inactive (the fast path needs every thread of the group, so those groups take the masked loop).
+     */
+    static Kernel nestedAndPartial(Object[] a) {
+        float[] in = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        int n = ((int[]) a[2])[0];
+        return t -> {
+            int g = t.globalIdX();
+            float s = 0f;
+            for (int r = 1; r < 4; r++) {
+                for (int i = g; i < n; i += t.blockDimX() * t.gridDimX() * r) {
+                    s += in[i] * r;
+                }
+            }
+            out[g] = s;
+            if (g % 3 == 0 && t.blockIdxX() == 1) {
+                return;
+            }
+            for (int i = g; i < n; i += t.blockDimX() * t.gridDimX()) {
+                s -= in[i];
+            }
+            out[g] = s;
+        };
+    }
+
+    @Test
+    void nestedAndPartial_matchesReference() {
+        int n = 7_777;
+        d.check(Dim3.of(3), Dim3.of(64), StrideLoopTest::nestedAndPartial, Differential.floats(n, 31, -1, 1), new float[192],
+                new int[] {n});
+    }
+
     /** A break: the loop has more than a header and a body, so it keeps the general path. */
     static Kernel withBreak(Object[] a) {
         float[] in = (float[]) a[0];

@@ -198,9 +198,16 @@ final class Compiler {
             try {
                 bytes = gen.generate(cd, variants);
                 largest = largestMethod(bytes);
+                if (largest > CodeGen.HUGE_METHOD_LIMIT && gen.stridePaths()) {
+                    // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withStrideLoops(false);
+                    bytes = gen.generate(cd, variants);
+                    largest = largestMethod(bytes);
+                }
                 if (largest > CodeGen.HUGE_METHOD_LIMIT) {
                     // Just over: the compact mask conversions may fit before a smaller group is tried.
-                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true);
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
+                            .withStrideLoops(false);
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                 }
@@ -241,7 +248,7 @@ final class Compiler {
                 for (CodeGen.Variant v : variants) {
                     v.u().apply();
                 }
-                String listing = Listing.of(g, cfg, header, listed);
+                String listing = Listing.of(g, cfg, header, listed, gen.stridePaths());
                 return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling);
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name

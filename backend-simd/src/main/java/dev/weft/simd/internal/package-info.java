@@ -12,7 +12,9 @@
  * <li>{@link dev.weft.simd.internal.analysis.Cfg}: dominators, loops, the linear block order;
  * {@link dev.weft.simd.internal.analysis.Uniformity}: uniform, affine and varying values, divergent branches
  * and loops; {@link dev.weft.simd.internal.analysis.MaskPlan}: which blocks share a mask and how each decides
- * to run.
+ * to run; {@link dev.weft.simd.internal.analysis.StrideLoops}: divergent loops whose exit compares an affine
+ * value with a uniform bound (CUDA's grid-stride loop), which run whole iterations without masks after one
+ * scalar test.
  * <li>{@link dev.weft.simd.internal.gen.CodeGen}: a hidden class whose static method runs a CTA group by
  * group (a warp: 32 threads in as many registers as the species needs), with vectors and masks in locals;
  * {@link dev.weft.simd.internal.gen.Listing}: the teaching view of the same code.

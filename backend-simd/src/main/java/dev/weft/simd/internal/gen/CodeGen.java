@@ -14,6 +14,7 @@ import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.MaskPlan.EdgeKind;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
+import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.ir.Atomic;
@@ -107,6 +108,11 @@ public final class CodeGen {
 
     /** JIT limit: C2 does not compile methods of more bytecode than this (-XX:HugeMethodLimit). */
     public static final int HUGE_METHOD_LIMIT = 8000;
+    /**
+     * Whether divergent grid-stride loops get their fast path ({@link StrideLoops}); {@code -Dweft.simd.strideLoops=false}
+     * turns it off, to compare.
+     */
+    public static final boolean FAST_STRIDE_LOOPS = !"false".equals(System.getProperty("weft.simd.strideLoops"));
 
     private final Graph g;
     private final Cfg cfg;
@@ -128,6 +134,7 @@ public final class CodeGen {
 
     /** Set for the profiling variant only: the ordinary variant's code has no trace of profiling. */
     private Profiling profiling;
+    private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
     /** Blocks that end at a barrier (their last node), in the order of their barrier's number. */
@@ -199,6 +206,20 @@ public final class CodeGen {
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
         return this;
+    }
+
+    /**
+     * Whether divergent grid-stride loops get their fast path ({@link StrideLoops}); off for a kernel that would
+     * otherwise be over {@link #HUGE_METHOD_LIMIT} (the fast path repeats the loop's body).
+     */
+    public CodeGen withStrideLoops(boolean on) {
+        this.strideLoops = on && FAST_STRIDE_LOOPS;
+        return this;
+    }
+
+    /** Whether the generated code has the grid-stride fast paths (never in the profiling variant). */
+    public boolean stridePaths() {
+        return strideLoops && profiling == null;
     }
 
     /** Bytecode size of each generated method, after {@link #generate}. */
@@ -494,6 +515,10 @@ public final class CodeGen {
         private final Set<Node> inverted = new HashSet<>();
         /** Lane types whose masks the current node and the rest of the block use. */
         private EnumSet<Kind> laterKinds = EnumSet.noneOf(Kind.class);
+        /** Divergent loops with a grid-stride fast path ({@link #fastStrideLoop}). */
+        private final Map<Cfg.Loop, StrideLoops.StrideLoop> strideLoops;
+        /** Set when code that removes a faulting thread from the masks is emitted. */
+        private boolean killEmitted;
 
         MethodGen(CodeBuilder cb, Variant v) {
             this.n = v.group() > 0 ? v.group() : CodeGen.this.n;
@@ -503,6 +528,7 @@ public final class CodeGen {
             this.v = v;
             this.u = v.u();
             this.plan = v.plan();
+            this.strideLoops = stridePaths() ? new StrideLoops(g, cfg, u, plan).loops : Map.of();
             int slot = 0;
             for (Param p : g.params) {
                 slot += Vec.typeKind(p.kind()).slotSize();
@@ -1963,6 +1989,10 @@ public final class CodeGen {
             Label end = endLabel.get(b);
             if (loop != null) {
                 Label after = afterLabel.get(loop);
+                StrideLoops.StrideLoop stride = run == Run.MASK ? strideLoops.get(loop) : null;
+                if (stride != null) {
+                    fastStrideLoop(stride);
+                }
                 // Enter the loop only if some thread arrived; its back edge tests again.
                 if (run == Run.MASK) {
                     anyMask(accSlots.get(b));
@@ -2007,6 +2037,24 @@ public final class CodeGen {
             for (Node x : b.phis) {
                 writeShadow(x);
             }
+            nodes(b, false);
+            if (keptAt.containsKey(b)) {
+                barrier(b);
+            }
+            if (!handlers.isEmpty()) {
+                cb.goto_(endLabel.get(b));
+                emitHandlers();
+            }
+            cb.labelBinding(end);
+            loopEnds(b);
+        }
+
+        /**
+         * Emits the nodes of {@code b} and, unless {@code fast}, its terminator. {@code fast}: an iteration of a
+         * grid-stride loop with every thread of the group active ({@link #fastStrideLoop}): no shadows (no thread
+         * leaves the loop there), and the header's test is replaced by the fast path's scalar one.
+         */
+        private void nodes(Block b, boolean fast) {
             Map<Node, Integer> last = new IdentityHashMap<>();
             for (int i = 0; i < b.nodes.size(); i++) {
                 Node x = b.nodes.get(i);
@@ -2037,30 +2085,169 @@ public final class CodeGen {
             for (int i = 0; i < b.nodes.size(); i++) {
                 Node x = b.nodes.get(i);
                 laterKinds = suffix.get(i);
+                if (fast && x == b.cond) {
+                    continue; // the fast path's scalar test replaces the header's mask
+                }
                 if (deferred.contains(x)) {
                     storage.put(x, allocateLocal(x));
                 }
                 node(x);
-                writeShadow(x);
+                if (!fast) {
+                    writeShadow(x);
+                }
                 releaseTemps();
                 for (Node dead : dying.get(i)) {
                     release(dead);
                 }
             }
-            terminator(b);
+            if (fast) {
+                dying.get(b.nodes.size()).remove(b.cond);
+            } else {
+                terminator(b);
+            }
             releaseTemps();
             for (Node dead : dying.get(b.nodes.size())) {
                 release(dead);
             }
-            if (keptAt.containsKey(b)) {
-                barrier(b);
+        }
+
+        /**
+         * The grid-stride fast path of a divergent loop, emitted before its header. While every thread of the group
+         * is in the loop and one scalar test (the extreme lane against the bound) says every lane stays, an
+         * iteration runs the header's other nodes and the body with full masks: no mask arithmetic, no blends of
+         * the loop's values, no shadows (nobody leaves). When the test fails, the general masked loop takes over
+         * at its header with every thread still in it and the loop's values as they are, so it runs the last,
+         * partial iterations exactly as it would have. A thread faulting in the body leaves the fast path: the
+         * masks it changed, and the back edge's copies, are those the general path would have made.
+         */
+        private void fastStrideLoop(StrideLoops.StrideLoop sl) {
+            Block h = sl.header();
+            Block body = sl.body();
+            Label general = cb.newLabel();
+            Label top = cb.newLabel();
+            Label fault = cb.newLabel();
+            int[] acc = accSlots.get(h);
+            for (int r = 0; r < regs32; r++) {
+                cb.aload(acc[r]);
+                cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+                cb.ifeq(general);
             }
+            int[] hc = classSlots.get(h);
+            int[] bc = classSlots.get(body);
+            int[] both = java.util.Arrays.copyOf(hc, hc.length + bc.length);
+            System.arraycopy(bc, 0, both, hc.length, bc.length);
+            allTrueInto(both);
+            cur = h;
+            materializeDerived(h);
+            cur = body;
+            materializeDerived(body);
+            Label hEnd = endLabel.get(h);
+            Label bEnd = endLabel.get(body);
+            endLabel.put(h, fault);
+            endLabel.put(body, fault);
+            killEmitted = false;
+            cb.labelBinding(top);
+            cur = h;
+            nullChecked.clear();
+            strideTest(sl, general);
+            nodes(h, true);
             if (!handlers.isEmpty()) {
-                cb.goto_(endLabel.get(b));
+                Label on = cb.newLabel();
+                cb.goto_(on);
+                emitHandlers();
+                cb.labelBinding(on);
+            }
+            cur = body;
+            nullChecked.clear();
+            nodes(body, true);
+            edge(body, h, bc.clone(), null);
+            releaseTemps();
+            if (killEmitted) {
+                // A thread has faulted (here or before the loop): its lane left the masks, so hand over. A scalar
+                // test: the masks' allTrue on every iteration cost two vector tests C2 cannot hoist.
+                cb.iload(faultLaneSlot);
+                cb.ifge(general);
+            }
+            cb.goto_(top);
+            if (!handlers.isEmpty()) {
                 emitHandlers();
             }
-            cb.labelBinding(end);
-            loopEnds(b);
+            endLabel.put(h, hEnd);
+            endLabel.put(body, bEnd);
+            // Every thread of the body faulted: none goes on.
+            cb.labelBinding(fault);
+            noneInto(acc);
+            cb.labelBinding(general);
+            cur = h;
+            nullChecked.clear();
+        }
+
+        /**
+         * Jumps to {@code exit} unless every lane of the group passes the loop's test. Lane k's value is
+         * {@code base + s*k} in wrapping int arithmetic; when {@code base + s*(lanes-1)} does not overflow no lane's
+         * value does, they are monotone in k, and the lane nearest the bound decides for all.
+         */
+        private void strideTest(StrideLoops.StrideLoop sl, Label exit) {
+            Block h = sl.header();
+            Node a = sl.affine();
+            Node bound = sl.bound();
+            long c = (long) a.stride * (n - 1);
+            base(a, h);
+            if (c > 0) {
+                cb.loadConstant((int) (Integer.MAX_VALUE - c));
+                cb.if_icmpgt(exit);
+            } else {
+                cb.loadConstant((int) (Integer.MIN_VALUE - c));
+                cb.if_icmplt(exit);
+            }
+            Runnable max = () -> {
+                base(a, h);
+                if (c > 0) {
+                    cb.loadConstant((int) c);
+                    cb.iadd();
+                }
+            };
+            Runnable min = () -> {
+                base(a, h);
+                if (c < 0) {
+                    cb.loadConstant((int) c);
+                    cb.iadd();
+                }
+            };
+            switch (sl.pred()) {
+                case LT -> {
+                    max.run();
+                    base(bound, h);
+                    cb.if_icmpge(exit);
+                }
+                case LE -> {
+                    max.run();
+                    base(bound, h);
+                    cb.if_icmpgt(exit);
+                }
+                case GT -> {
+                    min.run();
+                    base(bound, h);
+                    cb.if_icmple(exit);
+                }
+                case GE -> {
+                    min.run();
+                    base(bound, h);
+                    cb.if_icmplt(exit);
+                }
+                case NE -> {
+                    // Every lane differs from the bound when the bound lies outside [min, max].
+                    Label ok = cb.newLabel();
+                    base(bound, h);
+                    min.run();
+                    cb.if_icmplt(ok);
+                    base(bound, h);
+                    max.run();
+                    cb.if_icmple(exit);
+                    cb.labelBinding(ok);
+                }
+                case EQ -> throw new IllegalStateException("== never has a grid-stride fast path");
+            }
         }
 
         /** After the last block of loops: the jumps back to their headers, innermost first. */
@@ -2645,6 +2832,7 @@ public final class CodeGen {
 
         /** As {@link #kill()}; {@code continues}: whether the block goes on (its derived masks must follow). */
         private void kill(boolean continues) {
+            killEmitted = true;
             cb.iload(kSlot);
             cb.istore(faultLaneSlot);
             for (Block m : killSets.get(cur)) {
@@ -3031,7 +3219,10 @@ public final class CodeGen {
          * {@code base + lane < u} and kin (the bounds guard of almost every kernel) as
          * {@code indexInRange(0, u - base)} per register: a scalar test and a constant mask when the whole
          * register is in range, instead of building the index vector and comparing. The limit is computed in long
-         * and clamped, so it is exact where the int subtraction would overflow.
+         * and clamped, so it is exact where the int subtraction would overflow. Where the lanes' own values wrap
+         * ({@code base + lanes - 1} overflows: an induction variable running past Integer.MAX_VALUE) they are not
+         * monotone in the lane, and a helper compares lane by lane (a call: 13 bytes a register, where the inline
+         * compare took 28 and pushed a shared-memory scan over the JIT's limit).
          */
         private boolean affineBound(Node x, Cond c, Node a, Node b, Storage.Masks out) {
             Cond.Pred p = c.pred();
@@ -3051,6 +3242,10 @@ public final class CodeGen {
             // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+            Label wraps = cb.newLabel();
+            base(aff, cur);
+            cb.loadConstant(Integer.MAX_VALUE - (n - 1));
+            cb.if_icmpgt(wraps);
             int limit = temp(TypeKind.INT);
             int wide = temp(TypeKind.LONG);
             scalar(uni);
@@ -3094,6 +3289,16 @@ public final class CodeGen {
                 if (negate) {
                     cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
                 }
+                cb.astore(out.slots()[r]);
+            }
+            cb.goto_(done);
+            cb.labelBinding(wraps);
+            for (int r = 0; r < regs32; r++) {
+                base(aff, cur);
+                cb.loadConstant(r);
+                scalar(uni);
+                cb.getstatic(Vec.OPERATORS, p.name(), Vec.operatorType(p.name()));
+                cb.invokestatic(Vec.LANES, "affineCompare", mt(Vec.MASK, CD_int, CD_int, CD_int, comparisonType()));
                 cb.astore(out.slots()[r]);
             }
             cb.labelBinding(done);

@@ -87,6 +87,14 @@ public final class Lanes {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }
 
+    /**
+     * Register {@code reg} of {@code base + lane op bound} over the lanes of a group, in wrapping int arithmetic:
+     * for a group whose affine values run past Integer.MAX_VALUE, where they are not monotone in the lane.
+     */
+    public static VectorMask<Integer> affineCompare(int base, int reg, int bound, VectorOperators.Comparison op) {
+        return IntVector.broadcast(IS, base + reg * L32).addIndex(1).compare(op, bound);
+    }
+
     /** Lanes of register {@code reg} whose thread (lane of the group) is below {@code lane}. */
     public static VectorMask<Integer> below(int reg, int lane) {
         return IS.indexInRange(reg * L32, lane);

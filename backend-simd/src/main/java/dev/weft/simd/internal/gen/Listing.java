@@ -3,6 +3,7 @@ package dev.weft.simd.internal.gen;
 import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
+import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Barrier;
@@ -33,6 +34,8 @@ public final class Listing {
     private final Graph g;
     private final Cfg cfg;
     private final StringBuilder out = new StringBuilder();
+    /** Whether the code has the grid-stride fast paths. */
+    private boolean stridePaths;
 
     private Listing(Graph g, Cfg cfg) {
         this.g = g;
@@ -46,7 +49,16 @@ public final class Listing {
      * @param variants the analysed variants, each with a one-line title
      */
     public static String of(Graph g, Cfg cfg, String header, List<Variant> variants) {
+        return of(g, cfg, header, variants, CodeGen.FAST_STRIDE_LOOPS);
+    }
+
+    /**
+     * As {@link #of(Graph, Cfg, String, List)}; {@code stridePaths}: whether the code has the grid-stride fast
+     * paths ({@link CodeGen#stridePaths()}).
+     */
+    public static String of(Graph g, Cfg cfg, String header, List<Variant> variants, boolean stridePaths) {
         Listing l = new Listing(g, cfg);
+        l.stridePaths = stridePaths;
         l.out.append(header).append('\n');
         l.out.append("parameters (uniform, read once per launch): ");
         l.out.append(g.params.stream().map(p -> "u" + paramNode(g, p) + " " + p.kind().text() + " " + p.name())
@@ -89,6 +101,8 @@ public final class Listing {
     private void variant(Variant v) {
         v.u().apply();
         out.append('\n').append(v.title()).append('\n');
+        Map<Cfg.Loop, StrideLoops.StrideLoop> strides = stridePaths
+                ? new StrideLoops(g, cfg, v.u(), v.plan()).loops : Map.of();
         for (Block b : cfg.order) {
             Cfg.Loop loop = cfg.loopOfHeader.get(b);
             int depth = 0;
@@ -100,6 +114,12 @@ public final class Listing {
                 String kind = v.plan().isUniformLoop(b) ? "uniform loop: every thread iterates together; the back edge is a plain jump"
                         : v.u().divergentLoops.contains(loop) ? "divergent loop: runs while any thread is in it; threads leave at different iterations"
                         : "loop under a mask: runs while any thread is in it";
+                StrideLoops.StrideLoop sl = strides.get(loop);
+                if (sl != null) {
+                    kind += "; grid-stride fast path: while " + sl.affine().name() + " " + sl.pred().symbol + " "
+                            + sl.bound().name() + " holds for every lane (one scalar test), whole iterations run with"
+                            + " all threads and no masks, then the rest as above";
+                }
                 out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");
             }
             Run run = v.plan().run.get(b);

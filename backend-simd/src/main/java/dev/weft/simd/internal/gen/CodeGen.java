@@ -3367,10 +3367,17 @@ public final class CodeGen {
         private void warp(Node x) {
             Warp w = (Warp) x.aux;
             if (w.isVote()) {
+                // predicate.compare(NE, 0).and(active).toLong() per register, inline: the Vector API's methods are
+                // force-inlined, whereas a helper taking a vector and a mask is not inlined once the kernel's method
+                // passes C2's DesiredMethodLimit (8000 bytes with what it inlined), and then boxes both per call.
                 for (int r = 0; r < regs32; r++) {
                     vector(x.in(0), r, cur);
+                    cb.getstatic(Vec.OPERATORS, "NE", Vec.operatorType("NE"));
+                    cb.iconst_0();
+                    cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
                     curMask(Kind.INT, r);
-                    cb.invokestatic(Vec.LANES, "votes", mt(CD_long, Vec.INT_VECTOR, Vec.MASK));
+                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                    cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
                     if (r > 0) {
                         cb.loadConstant(r * l32);
                         cb.lshl();
@@ -3381,7 +3388,7 @@ public final class CodeGen {
                     case "ballot" -> cb.l2i();
                     case "any" -> cb.invokestatic(Vec.LANES, "anyVote", mt(CD_int, CD_long));
                     default -> {
-                        curBits();
+                        activeBits();
                         cb.invokestatic(Vec.LANES, "allVote", mt(CD_int, CD_long, CD_long));
                     }
                 }
@@ -3410,7 +3417,7 @@ public final class CodeGen {
             cb.aload(s);
             cb.aload(args);
             cb.loadConstant(n);
-            curBits();
+            activeBits();
             cb.loadConstant(w.mode());
             scalar(x.in(2));
             cb.loadConstant(warpSize);
@@ -3494,19 +3501,68 @@ public final class CodeGen {
                 cb.iushr();
                 cb.istore(q);
             }
-            // take: the lanes that read their source lane's value
+            // take: the lanes that read their source lane's value (Lanes.take*; inline but for xor, see activeBits)
             int take = temp(TypeKind.LONG);
-            curBits();
-            scalar(arg);
-            cb.loadConstant(width);
-            cb.loadConstant(warpSize);
-            String takeName = switch (mode) {
-                case 0 -> "takeIdx";
-                case 1 -> "takeUp";
-                case 2 -> "takeDown";
-                default -> "takeXor";
-            };
-            cb.invokestatic(Vec.LANES, takeName, mt(CD_long, CD_long, CD_int, CD_int, CD_int));
+            int active = temp(TypeKind.LONG);
+            activeBits();
+            cb.lstore(active);
+            long ones = width == 64 ? -1L : (1L << width) - 1;
+            long starts = (warpSize == 64 ? -1L : (1L << warpSize) - 1) / ones;
+            switch (mode) {
+                case 1, 2 -> {
+                    // up: (active << d) & active & starts * (ones & -1L << d); down: >>> and starts * (ones >>> d)
+                    int d = temp(TypeKind.INT);
+                    scalar(arg);
+                    cb.loadConstant(warpSize - 1);
+                    cb.iand();
+                    cb.istore(d);
+                    cb.lload(active);
+                    cb.iload(d);
+                    if (mode == 1) {
+                        cb.lshl();
+                    } else {
+                        cb.lushr();
+                    }
+                    cb.lload(active);
+                    cb.land();
+                    cb.loadConstant(starts);
+                    if (mode == 1) {
+                        cb.loadConstant(-1L);
+                        cb.iload(d);
+                        cb.lshl();
+                        cb.loadConstant(ones);
+                        cb.land();
+                    } else {
+                        cb.loadConstant(ones);
+                        cb.iload(d);
+                        cb.lushr();
+                    }
+                    cb.lmul();
+                    cb.land();
+                }
+                case 0 -> {
+                    // ((active >>> (arg & width - 1)) & starts) * ones & active
+                    cb.lload(active);
+                    scalar(arg);
+                    cb.loadConstant(width - 1);
+                    cb.iand();
+                    cb.lushr();
+                    cb.loadConstant(starts);
+                    cb.land();
+                    cb.loadConstant(ones);
+                    cb.lmul();
+                    cb.lload(active);
+                    cb.land();
+                }
+                default -> {
+                    // a scalar call even where C2 does not inline it: longs and ints only, nothing boxed
+                    cb.lload(active);
+                    scalar(arg);
+                    cb.loadConstant(width);
+                    cb.loadConstant(warpSize);
+                    cb.invokestatic(Vec.LANES, "takeXor", mt(CD_long, CD_long, CD_int, CD_int, CD_int));
+                }
+            }
             cb.lstore(take);
             // the lane movement: every source register rearranged once
             ClassDesc shuffleDesc = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
@@ -3573,9 +3629,27 @@ public final class CodeGen {
                     cb.loadConstant(r * lanes);
                     cb.lushr();
                 }
-                cb.invokestatic(Vec.LANES, "maskOf", mt(Vec.MASK, Vec.SPECIES, CD_long));
+                cb.invokestatic(Vec.MASK, "fromLong", mt(Vec.MASK, Vec.SPECIES, CD_long));
                 cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
                 storeVector(x, r);
+            }
+        }
+
+        /**
+         * The current mask's lanes as bits, inline ({@code toLong} per register): {@link #curBits()} calls
+         * {@code Lanes.bits}, which C2 stops inlining once a kernel's method nears DesiredMethodLimit, and then
+         * boxes every mask it passes.
+         */
+        private void activeBits() {
+            int[] m = curMask();
+            for (int r = 0; r < m.length; r++) {
+                cb.aload(m[r]);
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
             }
         }
 

@@ -3449,7 +3449,9 @@ public final class CodeGen {
          *
          * <p>Up and down are rotations of the whole warp by {@code e} lanes (down by {@code -delta}): register
          * {@code r} takes lanes {@code [m, L)} of rotated register {@code r - q} and lanes {@code [0, m)} of
-         * {@code r - q - 1} ({@code e = qL + m}); lanes a rotation wraps around are never taken. Xor reads rotated
+         * {@code r - q - 1} ({@code e = qL + m}), joined before the switch so that its cases only move registers
+         * (less bytecode: scan's kernel sits near the JIT's 8000-byte limit); lanes a rotation wraps around are
+         * never taken. Xor reads rotated
          * register {@code r ^ q}; idx broadcasts lane {@code j} of each segment, from register
          * {@code (r & -(width/L)) | q} when a segment spans registers.
          *
@@ -3591,18 +3593,29 @@ public final class CodeGen {
                     cb.astore(moved[r]);
                 }
             }
-            int from = -1;
             if ((mode == 1 || mode == 2) && !(known != null && j == 0)) {
-                from = temp(TypeKind.REFERENCE);
+                // the lanes [0, m) a rotation wraps around come from the register before: joined register s is
+                // rotated s above lane m, rotated s - 1 below it; the register part then only picks registers
+                int from = temp(TypeKind.REFERENCE);
                 cb.getstatic(Vec.LANES, f ? "FROM_F" : "FROM_I", Vec.MASK.arrayType());
                 pushInt(known, j);
                 cb.aaload();
                 cb.astore(from);
+                int[] joined = new int[regs];
+                for (int r = 0; r < regs; r++) {
+                    joined[r] = temp(TypeKind.REFERENCE);
+                    cb.aload(moved[Math.floorMod(r - 1, regs)]);
+                    cb.aload(moved[r]);
+                    cb.aload(from);
+                    cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
+                    cb.astore(joined[r]);
+                }
+                moved = joined;
             }
             // the register movement, into x's registers
             Label join = cb.newLabel();
             if (known != null || cases == 1) {
-                pickRegisters(x, k, mode, width, known != null ? q : 0, moved, identity, from);
+                pickRegisters(x, k, mode, width, known != null ? q : 0, moved, identity);
             } else {
                 Label[] arms = new Label[cases];
                 List<SwitchCase> sc = new ArrayList<>();
@@ -3614,7 +3627,7 @@ public final class CodeGen {
                 cb.tableswitch(0, cases - 1, arms[0], sc);
                 for (int c = 0; c < cases; c++) {
                     cb.labelBinding(arms[c]);
-                    pickRegisters(x, k, mode, width, c, moved, identity, from);
+                    pickRegisters(x, k, mode, width, c, moved, identity);
                     cb.goto_(join);
                 }
             }
@@ -3663,7 +3676,7 @@ public final class CodeGen {
         }
 
         /** {@link #permuteShuffle}'s register movement for register selector {@code q}. */
-        private void pickRegisters(Node x, Kind k, int mode, int width, int q, int[] moved, boolean identity, int from) {
+        private void pickRegisters(Node x, Kind k, int mode, int width, int q, int[] moved, boolean identity) {
             int regs = regs(k);
             for (int r = 0; r < regs; r++) {
                 int src = switch (mode) {
@@ -3672,13 +3685,6 @@ public final class CodeGen {
                     default -> width > lanes(k) ? (r & -(width / lanes(k))) | q : r;
                 };
                 pushMoved(x, src, moved, identity);
-                if (from >= 0) {
-                    // lanes [0, m) from the register before (the lanes rotated in across the boundary)
-                    pushMoved(x, Math.floorMod(r - q - 1, regs), moved, identity);
-                    cb.swap();
-                    cb.aload(from);
-                    cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
-                }
                 storeVector(x, r);
             }
         }

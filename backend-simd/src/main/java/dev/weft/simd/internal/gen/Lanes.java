@@ -376,11 +376,6 @@ public final class Lanes {
 
     // ---- warp operations (the group is one warp) ---------------------------------------------------
 
-    /** The lanes of one register whose predicate is non-zero, among the active ones, as bits. */
-    public static long votes(IntVector predicate, VectorMask<Integer> active) {
-        return predicate.compare(VectorOperators.NE, 0).and(active).toLong();
-    }
-
     /** {@code any}: 1 if some active lane voted. */
     public static int anyVote(long votes) {
         return votes != 0 ? 1 : 0;
@@ -413,22 +408,6 @@ public final class Lanes {
             int src = source(lane, args[n + lane], mode, width, warpSize);
             values[3 * n + lane] = src < n && (active >>> src & 1) != 0 ? values[src] : values[lane];
         }
-    }
-
-    /**
-     * For a shuffle whose lane argument is the same in every lane: the lanes that take their source lane's
-     * value (the source differs from the lane and is active); the others keep their own.
-     */
-    public static long shuffleTake(long active, int mode, int arg, int width, int warpSize, int n) {
-        long take = 0;
-        for (long left = active; left != 0; left &= left - 1) {
-            int lane = Long.numberOfTrailingZeros(left);
-            int src = source(lane, arg, mode, width, warpSize);
-            if (src != lane && src < n && (active >>> src & 1) != 0) {
-                take |= 1L << lane;
-            }
-        }
-        return take;
     }
 
     // Shuffles whose lane argument is the same in every lane (CodeGen.permuteShuffle): the data moves by Vector API
@@ -495,22 +474,20 @@ public final class Lanes {
         return ones(warpSize) / ones(width);
     }
 
-    /** {@code shflUp} by a uniform delta: the active lanes whose source lane ({@link WarpLanes#up}) is another, active one. */
+    /**
+     * {@code shflUp} by a uniform delta: the active lanes whose source lane ({@link WarpLanes#up}) is another, active
+     * one. CodeGen emits this formula inline (so does it for down and idx), branch-free: a delta of a segment or more
+     * leaves no lane of {@code ones(width) & -1 << d}.
+     */
     public static long takeUp(long active, int delta, int width, int warpSize) {
         int d = delta & (warpSize - 1);
-        if (d >= width) {
-            return 0;
-        }
-        return active << d & active & segmentStarts(width, warpSize) * (ones(width) & ~ones(d));
+        return active << d & active & segmentStarts(width, warpSize) * (ones(width) & -1L << d);
     }
 
     /** {@code shflDown} by a uniform delta, as {@link #takeUp}. */
     public static long takeDown(long active, int delta, int width, int warpSize) {
         int d = delta & (warpSize - 1);
-        if (d >= width) {
-            return 0;
-        }
-        return active >>> d & active & segmentStarts(width, warpSize) * ones(width - d);
+        return active >>> d & active & segmentStarts(width, warpSize) * (ones(width) >>> d);
     }
 
     /** Lanes whose index has bit {@code b} clear, for {@code b} = 0..5. */
@@ -541,11 +518,6 @@ public final class Lanes {
     public static long takeIdx(long active, int srcLane, int width, int warpSize) {
         int s = srcLane & (width - 1);
         return (active >>> s & segmentStarts(width, warpSize)) * ones(width) & active;
-    }
-
-    /** The mask of the lanes of {@code bits} (bit 0 = lane 0) in one register of species {@code s}. */
-    public static VectorMask<?> maskOf(VectorSpecies<?> s, long bits) {
-        return VectorMask.fromLong(s, bits);
     }
 
     private static int source(int lane, int arg, int mode, int width, int warpSize) {

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -147,6 +150,330 @@ class WarpOpsTest {
                     null, f, null, new float[4 * n]);
             d.check(Dim3.of((n + 39) / 40), Dim3.of(40), WarpOpsTest::floatShuffles,
                     null, f, null, new float[4 * n]);
+        }
+    }
+
+    // Shuffles whose lane argument is the same in every lane (captured: uniform, not a constant), each mode and
+    // width, ints and floats (one kernel each: every kernel stays under the JIT's size limit).
+
+    static Kernel uniformShflInts(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                out[0 * n + i] = t.shfl(x[i], arg, 1);
+                out[1 * n + i] = t.shfl(x[i], arg, 2);
+                out[2 * n + i] = t.shfl(x[i], arg, 4);
+                out[3 * n + i] = t.shfl(x[i], arg, 8);
+                out[4 * n + i] = t.shfl(x[i], arg, 16);
+                out[5 * n + i] = t.shfl(x[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflFloats(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                fout[0 * n + i] = t.shfl(f[i], arg, 1);
+                fout[1 * n + i] = t.shfl(f[i], arg, 2);
+                fout[2 * n + i] = t.shfl(f[i], arg, 4);
+                fout[3 * n + i] = t.shfl(f[i], arg, 8);
+                fout[4 * n + i] = t.shfl(f[i], arg, 16);
+                fout[5 * n + i] = t.shfl(f[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflUpInts(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                out[0 * n + i] = t.shflUp(x[i], arg, 1);
+                out[1 * n + i] = t.shflUp(x[i], arg, 2);
+                out[2 * n + i] = t.shflUp(x[i], arg, 4);
+                out[3 * n + i] = t.shflUp(x[i], arg, 8);
+                out[4 * n + i] = t.shflUp(x[i], arg, 16);
+                out[5 * n + i] = t.shflUp(x[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflUpFloats(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                fout[0 * n + i] = t.shflUp(f[i], arg, 1);
+                fout[1 * n + i] = t.shflUp(f[i], arg, 2);
+                fout[2 * n + i] = t.shflUp(f[i], arg, 4);
+                fout[3 * n + i] = t.shflUp(f[i], arg, 8);
+                fout[4 * n + i] = t.shflUp(f[i], arg, 16);
+                fout[5 * n + i] = t.shflUp(f[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflDownInts(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                out[0 * n + i] = t.shflDown(x[i], arg, 1);
+                out[1 * n + i] = t.shflDown(x[i], arg, 2);
+                out[2 * n + i] = t.shflDown(x[i], arg, 4);
+                out[3 * n + i] = t.shflDown(x[i], arg, 8);
+                out[4 * n + i] = t.shflDown(x[i], arg, 16);
+                out[5 * n + i] = t.shflDown(x[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflDownFloats(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                fout[0 * n + i] = t.shflDown(f[i], arg, 1);
+                fout[1 * n + i] = t.shflDown(f[i], arg, 2);
+                fout[2 * n + i] = t.shflDown(f[i], arg, 4);
+                fout[3 * n + i] = t.shflDown(f[i], arg, 8);
+                fout[4 * n + i] = t.shflDown(f[i], arg, 16);
+                fout[5 * n + i] = t.shflDown(f[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflXorInts(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                out[0 * n + i] = t.shflXor(x[i], arg, 1);
+                out[1 * n + i] = t.shflXor(x[i], arg, 2);
+                out[2 * n + i] = t.shflXor(x[i], arg, 4);
+                out[3 * n + i] = t.shflXor(x[i], arg, 8);
+                out[4 * n + i] = t.shflXor(x[i], arg, 16);
+                out[5 * n + i] = t.shflXor(x[i], arg, 32);
+            }
+        };
+    }
+
+    static Kernel uniformShflXorFloats(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            // threads past the end and every fifth one leave: partial warps and inactive lanes inside warps
+            if (i < n && x[i] % 5 != 0) {
+                fout[0 * n + i] = t.shflXor(f[i], arg, 1);
+                fout[1 * n + i] = t.shflXor(f[i], arg, 2);
+                fout[2 * n + i] = t.shflXor(f[i], arg, 4);
+                fout[3 * n + i] = t.shflXor(f[i], arg, 8);
+                fout[4 * n + i] = t.shflXor(f[i], arg, 16);
+                fout[5 * n + i] = t.shflXor(f[i], arg, 32);
+            }
+        };
+    }
+
+    /** As the uniform kernels above, with the widths a warp of 8 threads allows. */
+    static Kernel uniformSmallWarp(Object[] a, int arg) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n && x[i] % 5 != 0) {
+                out[0 * n + i] = t.shfl(x[i], arg, 1);
+                out[1 * n + i] = t.shfl(x[i], arg, 2);
+                out[2 * n + i] = t.shfl(x[i], arg, 4);
+                out[3 * n + i] = t.shfl(x[i], arg, 8);
+                out[4 * n + i] = t.shflUp(x[i], arg, 1);
+                out[5 * n + i] = t.shflUp(x[i], arg, 2);
+                out[6 * n + i] = t.shflUp(x[i], arg, 4);
+                out[7 * n + i] = t.shflUp(x[i], arg, 8);
+                out[8 * n + i] = t.shflDown(x[i], arg, 1);
+                out[9 * n + i] = t.shflDown(x[i], arg, 2);
+                out[10 * n + i] = t.shflDown(x[i], arg, 4);
+                out[11 * n + i] = t.shflDown(x[i], arg, 8);
+                out[12 * n + i] = t.shflXor(x[i], arg, 1);
+                out[13 * n + i] = t.shflXor(x[i], arg, 2);
+                out[14 * n + i] = t.shflXor(x[i], arg, 4);
+                out[15 * n + i] = t.shflXor(x[i], arg, 8);
+                fout[0 * n + i] = t.shfl(f[i], arg, 8);
+                fout[1 * n + i] = t.shflUp(f[i], arg, 4);
+                fout[2 * n + i] = t.shflDown(f[i], arg, 2);
+                fout[3 * n + i] = t.shflXor(f[i], arg, 8);
+            }
+        };
+    }
+
+    /** Shuffles by constant lane arguments (the compiler picks the registers at compile time). */
+    static Kernel constantShufflesA(Object[] a) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n && x[i] % 5 != 0) {
+                out[0 * n + i] = t.shfl(x[i], 0, 32);
+                out[1 * n + i] = t.shfl(x[i], 13, 16);
+                out[2 * n + i] = t.shfl(x[i], 40, 32);
+                out[3 * n + i] = t.shfl(x[i], 5, 4);
+                out[4 * n + i] = t.shflUp(x[i], 0, 32);
+                out[5 * n + i] = t.shflUp(x[i], 7, 32);
+            }
+        };
+    }
+
+    static Kernel constantShufflesC(Object[] a) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n && x[i] % 5 != 0) {
+                out[6 * n + i] = t.shflUp(x[i], 9, 16);
+                out[7 * n + i] = t.shflUp(x[i], 8, 32);
+                out[8 * n + i] = t.shflUp(x[i], 31, 32);
+                out[9 * n + i] = t.shflDown(x[i], 31, 32);
+                out[10 * n + i] = t.shflDown(x[i], 8, 8);
+            }
+        };
+    }
+
+    static Kernel constantShufflesB(Object[] a) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n && x[i] % 5 != 0) {
+                out[11 * n + i] = t.shflDown(x[i], 16, 32);
+                out[12 * n + i] = t.shflDown(x[i], 3, 4);
+                out[13 * n + i] = t.shflXor(x[i], 12, 32);
+                out[14 * n + i] = t.shflXor(x[i], 20, 8);
+                out[15 * n + i] = t.shflXor(x[i], 8, 16);
+                out[16 * n + i] = t.shflXor(x[i], 1, 2);
+            }
+        };
+    }
+
+    static Kernel constantShufflesD(Object[] a) {
+        int[] x = (int[]) a[0];
+        float[] f = (float[]) a[1];
+        int[] out = (int[]) a[2];
+        float[] fout = (float[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i < n && x[i] % 5 != 0) {
+                fout[17 * n + i] = t.shflUp(f[i], 17, 32);
+                fout[18 * n + i] = t.shflDown(f[i], 9, 16);
+                fout[19 * n + i] = t.shflXor(f[i], 24, 32);
+                fout[20 * n + i] = t.shfl(f[i], 31, 32);
+                fout[21 * n + i] = t.shfl(f[i], 6, 8);
+            }
+        };
+    }
+
+    private static final List<BiFunction<Object[], Integer, Kernel>> UNIFORM = List.of(
+            WarpOpsTest::uniformShflInts, WarpOpsTest::uniformShflFloats, WarpOpsTest::uniformShflUpInts,
+            WarpOpsTest::uniformShflUpFloats, WarpOpsTest::uniformShflDownInts, WarpOpsTest::uniformShflDownFloats,
+            WarpOpsTest::uniformShflXorInts, WarpOpsTest::uniformShflXorFloats);
+
+    @Test
+    void shuffles_uniformArgument_everyModeWidthAndDelta_matchReference() {
+        int n = 150;
+        int[] x = Differential.ints(n, 21, -1000, 1000);
+        float[] f = Differential.floats(n, 22, -5, 5);
+        f[7] = Float.intBitsToFloat(0x7fc0_1234); // a NaN payload is moved unchanged
+        int[] args = new int[36];
+        for (int k = 0; k < 34; k++) {
+            args[k] = k;
+        }
+        args[34] = -1;
+        args[35] = 63;
+        for (BiFunction<Object[], Integer, Kernel> kernel : UNIFORM) {
+            for (int block : new int[] {96, 40}) {
+                for (int arg : args) {
+                    d.check(Dim3.of((n + block - 1) / block), Dim3.of(block), a -> kernel.apply(a, arg),
+                            x, f, new int[6 * n], new float[6 * n]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shuffles_uniformArgument_smallWarps_matchReference() {
+        int n = 60;
+        try (Differential d8 = new Differential(8)) {
+            for (int arg = -1; arg < 18; arg++) {
+                int aa = arg;
+                d8.check(Dim3.of(3), Dim3.of(21), a -> uniformSmallWarp(a, aa), Differential.ints(n, 23, -99, 99),
+                        Differential.floats(n, 24, -5, 5), new int[16 * n], new float[4 * n]);
+            }
+        }
+    }
+
+    @Test
+    void shuffles_constantArgument_matchReference() {
+        int n = 150;
+        for (int block : new int[] {96, 40, 32, 7}) {
+            for (Function<Object[], Kernel> kernel : List.<Function<Object[], Kernel>>of(WarpOpsTest::constantShufflesA,
+                    WarpOpsTest::constantShufflesB, WarpOpsTest::constantShufflesC,
+                    WarpOpsTest::constantShufflesD)) {
+                d.check(Dim3.of((n + block - 1) / block), Dim3.of(block), kernel, Differential.ints(n, 25, -1000, 1000),
+                        Differential.floats(n, 26, -5, 5), new int[22 * n], new float[22 * n]);
+            }
         }
     }
 

@@ -3690,10 +3690,17 @@ public final class CodeGen {
         private void warp(Node x) {
             Warp w = (Warp) x.aux;
             if (w.isVote()) {
+                // predicate.compare(NE, 0).and(active).toLong() per register, inline: the Vector API's methods are
+                // force-inlined, whereas a helper taking a vector and a mask is not inlined once the kernel's method
+                // passes C2's DesiredMethodLimit (8000 bytes with what it inlined), and then boxes both per call.
                 for (int r = 0; r < regs32; r++) {
                     vector(x.in(0), r, cur);
+                    cb.getstatic(Vec.OPERATORS, "NE", Vec.operatorType("NE"));
+                    cb.iconst_0();
+                    cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
                     curMask(Kind.INT, r);
-                    cb.invokestatic(Vec.LANES, "votes", mt(CD_long, Vec.INT_VECTOR, Vec.MASK));
+                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                    cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
                     if (r > 0) {
                         cb.loadConstant(r * l32);
                         cb.lshl();
@@ -3704,7 +3711,7 @@ public final class CodeGen {
                     case "ballot" -> cb.l2i();
                     case "any" -> cb.invokestatic(Vec.LANES, "anyVote", mt(CD_int, CD_long));
                     default -> {
-                        curBits();
+                        activeBits();
                         cb.invokestatic(Vec.LANES, "allVote", mt(CD_int, CD_long, CD_long));
                     }
                 }
@@ -3714,8 +3721,8 @@ public final class CodeGen {
             Kind k = x.kind;
             int s = scratch.get(k);
             int args = scratch.get(Kind.INT);
-            if ((w.mode() == 1 || w.mode() == 2) && shapeAt(x.in(1), cur) == Shape.UNIFORM) {
-                shiftShuffle(x, w, k, s);
+            if (shapeAt(x.in(1), cur) == Shape.UNIFORM && staticWidth(x) > 0) {
+                permuteShuffle(x, w, k);
                 return;
             }
             for (int r = 0; r < regs(k); r++) {
@@ -3733,7 +3740,7 @@ public final class CodeGen {
             cb.aload(s);
             cb.aload(args);
             cb.loadConstant(n);
-            curBits();
+            activeBits();
             cb.loadConstant(w.mode());
             scalar(x.in(2));
             cb.loadConstant(warpSize);
@@ -3747,54 +3754,269 @@ public final class CodeGen {
             }
         }
 
-        /**
-         * {@code shflUp}/{@code shflDown} by a delta the same in every lane: the warp's values stored at
-         * {@code [n, 2n)} of scratch, each register loaded back shifted by the delta (never outside the 4n
-         * scratch: the delta is below the warp size), and blended over the lane's own value where the source
-         * lane is in the segment and active ({@link Lanes#shuffleTake}).
-         */
-        private void shiftShuffle(Node x, Warp w, Kind k, int s) {
-            for (int r = 0; r < regs(k); r++) {
-                vector(x.in(0), r, cur);
-                cb.aload(s);
-                cb.loadConstant(n + r * lanes(k));
-                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+        /** The shuffle's width if the code generator knows it (a constant or the warp size), else 0. */
+        private int staticWidth(Node x) {
+            Node wd = x.in(2).resolve();
+            if (wd.op == Op.CONST && wd.aux instanceof Number c && c.intValue() > 0 && Integer.bitCount(c.intValue()) == 1
+                    && c.intValue() <= warpSize) {
+                return c.intValue();
             }
-            int take = temp(TypeKind.LONG);
-            int delta = temp(TypeKind.INT);
-            curBits();
-            cb.loadConstant(w.mode());
-            scalar(x.in(1));
-            scalar(x.in(2));
-            cb.loadConstant(warpSize);
-            cb.loadConstant(n);
-            cb.invokestatic(Vec.LANES, "shuffleTake", mt(CD_long, CD_long, CD_int, CD_int, CD_int, CD_int, CD_int));
-            cb.lstore(take);
-            scalar(x.in(1));
-            cb.loadConstant(warpSize - 1);
-            cb.iand();
-            cb.istore(delta);
-            for (int r = 0; r < regs(k); r++) {
-                vector(x.in(0), r, cur);
-                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
-                cb.aload(s);
-                cb.loadConstant(n + r * lanes(k));
-                cb.iload(delta);
-                if (w.mode() == 1) {
-                    cb.isub();
-                } else {
-                    cb.iadd();
+            return wd.op == Op.SREG && wd.aux == SReg.WARP_SIZE ? warpSize : 0;
+        }
+
+        /**
+         * A shuffle whose lane argument is the same in every lane, as register permutations: every source register
+         * rearranged once with a shuffle from {@link Lanes}' tables (the lane part of the movement), each destination
+         * register then picked from those (the register part: a switch on it unless the argument is a constant) and
+         * blended over the lane's own value where {@code Lanes.take*} says the source lane is in range and active.
+         *
+         * <p>Up and down are rotations of the whole warp by {@code e} lanes (down by {@code -delta}): register
+         * {@code r} takes lanes {@code [m, L)} of rotated register {@code r - q} and lanes {@code [0, m)} of
+         * {@code r - q - 1} ({@code e = qL + m}), joined before the switch so that its cases only move registers
+         * (less bytecode: scan's kernel sits near the JIT's 8000-byte limit); lanes a rotation wraps around are
+         * never taken. Xor reads rotated
+         * register {@code r ^ q}; idx broadcasts lane {@code j} of each segment, from register
+         * {@code (r & -(width/L)) | q} when a segment spans registers.
+         *
+         * <p>Replaced a store of the warp to scratch, unaligned loads back (store-forwarding stalls) and a scalar
+         * loop over the 32 lanes per shuffle for the take mask.
+         */
+        private void permuteShuffle(Node x, Warp w, Kind k) {
+            int width = staticWidth(x);
+            int lanes = lanes(k);
+            int regs = regs(k);
+            int lg = Integer.numberOfTrailingZeros(lanes);
+            int mode = w.mode();
+            boolean f = k == Kind.FLOAT;
+            Node arg = x.in(1);
+            Integer known = storage.get(arg) instanceof Storage.Const c ? ((Number) c.value()).intValue() : null;
+            // the lane selector j and register selector q (see above), ints computed from the argument
+            int j;
+            int q;
+            int cases;
+            switch (mode) {
+                case 1, 2 -> cases = regs;
+                case 3 -> cases = regs;
+                default -> cases = Math.max(1, width / lanes);
+            }
+            if (known != null) {
+                int a = known;
+                int sel = switch (mode) {
+                    case 1 -> a & (warpSize - 1);
+                    case 2 -> -a & (warpSize - 1);
+                    case 3 -> a & (warpSize - 1);
+                    default -> a & (width - 1);
+                };
+                j = sel & (lanes - 1);
+                q = sel >>> lg;
+            } else {
+                q = temp(TypeKind.INT);
+                j = temp(TypeKind.INT);
+                scalar(arg);
+                if (mode == 2) {
+                    cb.ineg();
                 }
-                cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
+                cb.loadConstant(mode == 0 ? width - 1 : warpSize - 1);
+                cb.iand();
+                cb.dup();
+                cb.loadConstant(lanes - 1);
+                cb.iand();
+                cb.istore(j);
+                cb.loadConstant(lg);
+                cb.iushr();
+                cb.istore(q);
+            }
+            // take: the lanes that read their source lane's value (Lanes.take*; inline but for xor, see activeBits)
+            int take = temp(TypeKind.LONG);
+            int active = temp(TypeKind.LONG);
+            activeBits();
+            cb.lstore(active);
+            long ones = width == 64 ? -1L : (1L << width) - 1;
+            long starts = (warpSize == 64 ? -1L : (1L << warpSize) - 1) / ones;
+            switch (mode) {
+                case 1, 2 -> {
+                    // up: (active << d) & active & starts * (ones & -1L << d); down: >>> and starts * (ones >>> d)
+                    int d = temp(TypeKind.INT);
+                    scalar(arg);
+                    cb.loadConstant(warpSize - 1);
+                    cb.iand();
+                    cb.istore(d);
+                    cb.lload(active);
+                    cb.iload(d);
+                    if (mode == 1) {
+                        cb.lshl();
+                    } else {
+                        cb.lushr();
+                    }
+                    cb.lload(active);
+                    cb.land();
+                    cb.loadConstant(starts);
+                    if (mode == 1) {
+                        cb.loadConstant(-1L);
+                        cb.iload(d);
+                        cb.lshl();
+                        cb.loadConstant(ones);
+                        cb.land();
+                    } else {
+                        cb.loadConstant(ones);
+                        cb.iload(d);
+                        cb.lushr();
+                    }
+                    cb.lmul();
+                    cb.land();
+                }
+                case 0 -> {
+                    // ((active >>> (arg & width - 1)) & starts) * ones & active
+                    cb.lload(active);
+                    scalar(arg);
+                    cb.loadConstant(width - 1);
+                    cb.iand();
+                    cb.lushr();
+                    cb.loadConstant(starts);
+                    cb.land();
+                    cb.loadConstant(ones);
+                    cb.lmul();
+                    cb.lload(active);
+                    cb.land();
+                }
+                default -> {
+                    // a scalar call even where C2 does not inline it: longs and ints only, nothing boxed
+                    cb.lload(active);
+                    scalar(arg);
+                    cb.loadConstant(width);
+                    cb.loadConstant(warpSize);
+                    cb.invokestatic(Vec.LANES, "takeXor", mt(CD_long, CD_long, CD_int, CD_int, CD_int));
+                }
+            }
+            cb.lstore(take);
+            // the lane movement: every source register rearranged once
+            ClassDesc shuffleDesc = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
+            boolean identity = known != null && j == 0 && (mode != 0 || width == 1);
+            int[] moved = new int[regs];
+            if (!identity) {
+                int sh = temp(TypeKind.REFERENCE);
+                String table = switch (mode) {
+                    case 0 -> f ? "IDX_F" : "IDX_I";
+                    case 1, 2 -> f ? "ROTATE_F" : "ROTATE_I";
+                    default -> f ? "XOR_F" : "XOR_I";
+                };
+                cb.getstatic(Vec.LANES, table, mode == 0 ? shuffleDesc.arrayType(2) : shuffleDesc.arrayType());
+                if (mode == 0) {
+                    cb.loadConstant(Math.min(Integer.numberOfTrailingZeros(width), lg));
+                    cb.aaload();
+                }
+                pushInt(known, j);
+                cb.aaload();
+                cb.astore(sh);
+                for (int r = 0; r < regs; r++) {
+                    moved[r] = temp(TypeKind.REFERENCE);
+                    vector(x.in(0), r, cur);
+                    cb.aload(sh);
+                    cb.invokevirtual(Vec.vector(k), "rearrange", mt(Vec.vector(k), shuffleDesc));
+                    cb.astore(moved[r]);
+                }
+            }
+            if ((mode == 1 || mode == 2) && !(known != null && j == 0)) {
+                // the lanes [0, m) a rotation wraps around come from the register before: joined register s is
+                // rotated s above lane m, rotated s - 1 below it; the register part then only picks registers
+                int from = temp(TypeKind.REFERENCE);
+                cb.getstatic(Vec.LANES, f ? "FROM_F" : "FROM_I", Vec.MASK.arrayType());
+                pushInt(known, j);
+                cb.aaload();
+                cb.astore(from);
+                int[] joined = new int[regs];
+                for (int r = 0; r < regs; r++) {
+                    joined[r] = temp(TypeKind.REFERENCE);
+                    cb.aload(moved[Math.floorMod(r - 1, regs)]);
+                    cb.aload(moved[r]);
+                    cb.aload(from);
+                    cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
+                    cb.astore(joined[r]);
+                }
+                moved = joined;
+            }
+            // the register movement, into x's registers
+            Label join = cb.newLabel();
+            if (known != null || cases == 1) {
+                pickRegisters(x, k, mode, width, known != null ? q : 0, moved, identity);
+            } else {
+                Label[] arms = new Label[cases];
+                List<SwitchCase> sc = new ArrayList<>();
+                for (int c = 0; c < cases; c++) {
+                    arms[c] = cb.newLabel();
+                    sc.add(SwitchCase.of(c, arms[c]));
+                }
+                cb.iload(q);
+                cb.tableswitch(0, cases - 1, arms[0], sc);
+                for (int c = 0; c < cases; c++) {
+                    cb.labelBinding(arms[c]);
+                    pickRegisters(x, k, mode, width, c, moved, identity);
+                    cb.goto_(join);
+                }
+            }
+            cb.labelBinding(join);
+            int[] out = ((Storage.Vectors) storage.get(x)).slots();
+            for (int r = 0; r < regs; r++) {
+                vector(x.in(0), r, cur);
+                cb.aload(out[r]);
                 cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
                 cb.lload(take);
                 if (r > 0) {
-                    cb.loadConstant(r * lanes(k));
+                    cb.loadConstant(r * lanes);
                     cb.lushr();
                 }
-                cb.invokestatic(Vec.LANES, "maskOf", mt(Vec.MASK, Vec.SPECIES, CD_long));
+                cb.invokestatic(Vec.MASK, "fromLong", mt(Vec.MASK, Vec.SPECIES, CD_long));
                 cb.invokevirtual(Vec.vector(k), "blend", mt(Vec.vector(k), Vec.VECTOR, Vec.MASK));
                 storeVector(x, r);
+            }
+        }
+
+        /**
+         * The current mask's lanes as bits, inline ({@code toLong} per register): {@link #curBits()} calls
+         * {@code Lanes.bits}, which C2 stops inlining once a kernel's method nears DesiredMethodLimit, and then
+         * boxes every mask it passes.
+         */
+        private void activeBits() {
+            int[] m = curMask();
+            for (int r = 0; r < m.length; r++) {
+                cb.aload(m[r]);
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
+            }
+        }
+
+        /** A constant, or the int local holding it. */
+        private void pushInt(Integer known, int valueOrSlot) {
+            if (known != null) {
+                cb.loadConstant(valueOrSlot);
+            } else {
+                cb.iload(valueOrSlot);
+            }
+        }
+
+        /** {@link #permuteShuffle}'s register movement for register selector {@code q}. */
+        private void pickRegisters(Node x, Kind k, int mode, int width, int q, int[] moved, boolean identity) {
+            int regs = regs(k);
+            for (int r = 0; r < regs; r++) {
+                int src = switch (mode) {
+                    case 1, 2 -> Math.floorMod(r - q, regs);
+                    case 3 -> r ^ q;
+                    default -> width > lanes(k) ? (r & -(width / lanes(k))) | q : r;
+                };
+                pushMoved(x, src, moved, identity);
+                storeVector(x, r);
+            }
+        }
+
+        private void pushMoved(Node x, int r, int[] moved, boolean identity) {
+            if (identity) {
+                vector(x.in(0), r, cur);
+            } else {
+                cb.aload(moved[r]);
             }
         }
 

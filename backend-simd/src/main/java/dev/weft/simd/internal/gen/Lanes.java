@@ -9,6 +9,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -383,11 +384,6 @@ public final class Lanes {
 
     // ---- warp operations (the group is one warp) ---------------------------------------------------
 
-    /** The lanes of one register whose predicate is non-zero, among the active ones, as bits. */
-    public static long votes(IntVector predicate, VectorMask<Integer> active) {
-        return predicate.compare(VectorOperators.NE, 0).and(active).toLong();
-    }
-
     /** {@code any}: 1 if some active lane voted. */
     public static int anyVote(long votes) {
         return votes != 0 ? 1 : 0;
@@ -422,25 +418,114 @@ public final class Lanes {
         }
     }
 
+    // Shuffles whose lane argument is the same in every lane (CodeGen.permuteShuffle): the data moves by Vector API
+    // rearranges of the warp's registers with shuffles from these tables (vpermd/vpermps on AVX2, never a trip through
+    // memory), and the lanes that take the moved value are computed as bits in O(1) here, with no loop over lanes.
+
+    /** {@code ROTATE_*[m]}: lane {@code l} reads lane {@code (l - m) mod lanes}, the lanes of a warp rotated up by m. */
+    public static final VectorShuffle<Integer>[] ROTATE_I = shuffles(IS, (m, l) -> (l - m) & (L32 - 1));
+    public static final VectorShuffle<Float>[] ROTATE_F = shuffles(FS, (m, l) -> (l - m) & (L32 - 1));
+    /** {@code XOR_*[m]}: lane {@code l} reads lane {@code l ^ m}. */
+    public static final VectorShuffle<Integer>[] XOR_I = shuffles(IS, (m, l) -> l ^ m);
+    public static final VectorShuffle<Float>[] XOR_F = shuffles(FS, (m, l) -> l ^ m);
     /**
-     * For a shuffle whose lane argument is the same in every lane: the lanes that take their source lane's
-     * value (the source differs from the lane and is active); the others keep their own.
+     * {@code IDX_*[log2 w][j]}, {@code w} up to the register's lanes: lane {@code l} reads lane {@code j} of its
+     * segment of {@code w} lanes (wider segments read lane {@code j} of the register, row {@code log2 lanes}).
      */
-    public static long shuffleTake(long active, int mode, int arg, int width, int warpSize, int n) {
-        long take = 0;
-        for (long left = active; left != 0; left &= left - 1) {
-            int lane = Long.numberOfTrailingZeros(left);
-            int src = source(lane, arg, mode, width, warpSize);
-            if (src != lane && src < n && (active >>> src & 1) != 0) {
-                take |= 1L << lane;
-            }
-        }
-        return take;
+    public static final VectorShuffle<Integer>[][] IDX_I = segmentShuffles(IS);
+    public static final VectorShuffle<Float>[][] IDX_F = segmentShuffles(FS);
+    /** {@code FROM_*[m]}: the lanes {@code l >= m}, which a rotation by m fills from the same register. */
+    public static final VectorMask<Integer>[] FROM_I = lanesFrom(IS);
+    public static final VectorMask<Float>[] FROM_F = lanesFrom(FS);
+
+    private interface LaneMap {
+        int source(int m, int lane);
     }
 
-    /** The mask of the lanes of {@code bits} (bit 0 = lane 0) in one register of species {@code s}. */
-    public static VectorMask<?> maskOf(VectorSpecies<?> s, long bits) {
-        return VectorMask.fromLong(s, bits);
+    @SuppressWarnings("unchecked")
+    private static <E> VectorShuffle<E>[] shuffles(VectorSpecies<E> s, LaneMap map) {
+        VectorShuffle<E>[] t = new VectorShuffle[s.length()];
+        for (int m = 0; m < t.length; m++) {
+            int mm = m;
+            t[m] = VectorShuffle.fromOp(s, l -> map.source(mm, l));
+        }
+        return t;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E> VectorShuffle<E>[][] segmentShuffles(VectorSpecies<E> s) {
+        int rows = Integer.numberOfTrailingZeros(s.length()) + 1;
+        VectorShuffle<E>[][] t = new VectorShuffle[rows][];
+        for (int lw = 0; lw < rows; lw++) {
+            int w = 1 << lw;
+            t[lw] = shuffles(s, (j, l) -> (l & -w) | (j & (w - 1)));
+        }
+        return t;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E> VectorMask<E>[] lanesFrom(VectorSpecies<E> s) {
+        VectorMask<E>[] t = new VectorMask[s.length()];
+        for (int m = 0; m < t.length; m++) {
+            t[m] = VectorMask.fromLong(s, -1L << m);
+        }
+        return t;
+    }
+
+    /** The low {@code bits} bits set. */
+    private static long ones(int bits) {
+        return bits >= 64 ? -1L : (1L << bits) - 1;
+    }
+
+    /** A bit at the first lane of every segment of {@code width} lanes (constant once C2 inlines). */
+    private static long segmentStarts(int width, int warpSize) {
+        return ones(warpSize) / ones(width);
+    }
+
+    /**
+     * {@code shflUp} by a uniform delta: the active lanes whose source lane ({@link WarpLanes#up}) is another, active
+     * one. CodeGen emits this formula inline (so does it for down and idx), branch-free: a delta of a segment or more
+     * leaves no lane of {@code ones(width) & -1 << d}.
+     */
+    public static long takeUp(long active, int delta, int width, int warpSize) {
+        int d = delta & (warpSize - 1);
+        return active << d & active & segmentStarts(width, warpSize) * (ones(width) & -1L << d);
+    }
+
+    /** {@code shflDown} by a uniform delta, as {@link #takeUp}. */
+    public static long takeDown(long active, int delta, int width, int warpSize) {
+        int d = delta & (warpSize - 1);
+        return active >>> d & active & segmentStarts(width, warpSize) * (ones(width) >>> d);
+    }
+
+    /** Lanes whose index has bit {@code b} clear, for {@code b} = 0..5. */
+    private static final long[] BIT_CLEAR = {
+        0x5555_5555_5555_5555L, 0x3333_3333_3333_3333L, 0x0f0f_0f0f_0f0f_0f0fL,
+        0x00ff_00ff_00ff_00ffL, 0x0000_ffff_0000_ffffL, 0x0000_0000_ffff_ffffL,
+    };
+
+    /** {@code shflXor} by a uniform lane mask, as {@link #takeUp}: the active bits permuted like the values. */
+    public static long takeXor(long active, int laneMask, int width, int warpSize) {
+        int m = laneMask & (warpSize - 1);
+        long p = active;
+        for (int b = 0; 1 << b < warpSize; b++) {
+            if ((m >>> b & 1) != 0) {
+                long low = BIT_CLEAR[b];
+                p = (p & low) << (1 << b) | p >>> (1 << b) & low;
+            }
+        }
+        int later = m & -width;
+        if (later != 0) {
+            // the source lies in another segment: taken only where that segment is an earlier one (WarpLanes.xor)
+            p &= ~BIT_CLEAR[31 - Integer.numberOfLeadingZeros(later)];
+        }
+        return p & active;
+    }
+
+    /** {@code shfl} from a uniform source lane, as {@link #takeUp}: every lane of a segment whose source is active. */
+    public static long takeIdx(long active, int srcLane, int width, int warpSize) {
+        int s = srcLane & (width - 1);
+        return (active >>> s & segmentStarts(width, warpSize)) * ones(width) & active;
     }
 
     private static int source(int lane, int arg, int mode, int width, int warpSize) {

@@ -318,8 +318,13 @@ public final class Listing {
                 return "the CTA's shared array #" + n.aux + ": fetched once per group, zeroed at the CTA's start";
             }
             case WARP -> {
-                return ((Warp) n.aux).isVote() ? "warp vote over the active lanes (every live lane of the warp is here)"
-                        : "warp shuffle across the warp's registers; an inactive source lane gives the reader's own value";
+                if (((Warp) n.aux).isVote()) {
+                    return "warp vote over the active lanes (every live lane of the warp is here)";
+                }
+                return "warp shuffle across the warp's registers"
+                        + (u.shapeAt(n.in(1), b) == Shape.UNIFORM ? " (uniform lane argument: register rearranges)"
+                                : " (lane by lane)")
+                        + "; an inactive source lane gives the reader's own value";
             }
             case CALL -> {
                 Fn fn = (Fn) n.aux;

@@ -124,6 +124,7 @@ public final class CodeGen {
     private Profiling profiling;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
+    private boolean noResumeMethods;
     /** The class {@link #generate} is generating, and its variant methods' type. */
     private ClassDesc className;
     private MethodTypeDesc variantType;
@@ -195,6 +196,16 @@ public final class CodeGen {
      */
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
+        return this;
+    }
+
+    /**
+     * Without methods per resume point (see {@link #resumePoints}): for a kernel whose methods would otherwise be
+     * over {@link #HUGE_METHOD_LIMIT} (a resume point's method is about the size of the general one, and a little
+     * more).
+     */
+    public CodeGen withoutResumeMethods() {
+        this.noResumeMethods = true;
         return this;
     }
 
@@ -399,7 +410,7 @@ public final class CodeGen {
      * {@link Phases#next} fails the CTA); {@link Phases#resumePoint} checks they are at one node.
      */
     private List<Integer> resumePoints() {
-        if (!phased() || barrierBlocks.size() > MAX_RESUME_METHODS || Boolean.getBoolean("weft.simd.noResumeMethods")) {
+        if (!phased() || noResumeMethods || barrierBlocks.size() > MAX_RESUME_METHODS || Boolean.getBoolean("weft.simd.noResumeMethods")) {
             return List.of();
         }
         List<Integer> r = new ArrayList<>();
@@ -1698,24 +1709,27 @@ public final class CodeGen {
                 phasePrologue();
                 nextGroup = cb.newLabel();
             }
-            if (phased() && resumeAt < 0) {
-                startAtGroup();
-            } else {
-                if (rowSlots != null) {
-                    for (int sl : rowSlots) {
-                        cb.iconst_0();
-                        cb.istore(sl);
-                    }
+            if (rowSlots != null) {
+                for (int sl : rowSlots) {
+                    cb.iconst_0();
+                    cb.istore(sl);
                 }
-                cb.iconst_0();
-                cb.istore(baseSlot);
             }
+            cb.iconst_0();
+            cb.istore(baseSlot);
             Label group = cb.newLabel();
             Label exit = cb.newLabel();
             cb.labelBinding(group);
             cb.iload(baseSlot);
             cb.iload(threadsSlot);
             cb.if_icmpge(exit);
+            if (phased() && resumeAt < 0) {
+                // The general method runs from the group its last parameter names (0 from runCta; a later one
+                // when a resume point's method hands it the rest of a phase, see expectFlags).
+                cb.iload(groupIndexSlot);
+                cb.iload(fromGroupSlot);
+                cb.if_icmplt(nextGroup);
+            }
             // Per group, not once per CTA: a local first set before the group loop is carried around it, so where a
             // region is skipped in some groups the previous group's vector reaches the join and the kernel's
             // loops through the group loop's phi, and C2 then boxes every value its loops carry (a Float256Vector
@@ -1766,37 +1780,6 @@ public final class CodeGen {
             cb.goto_(group);
             cb.labelBinding(exit);
             cb.return_();
-        }
-
-        /**
-         * The general method of a phased kernel starts at the group its last parameter names (0 from runCta; a
-         * later one when a resume point's method hands it the rest of the phase, see {@link #resumeGroup}).
-         */
-        private void startAtGroup() {
-            cb.iload(fromGroupSlot);
-            cb.istore(groupIndexSlot);
-            cb.iload(fromGroupSlot);
-            cb.loadConstant(n);
-            cb.imul();
-            cb.istore(baseSlot);
-            if (rowSlots != null) {
-                cb.iload(baseSlot);
-                cb.iload(bxSlot);
-                cb.irem();
-                cb.istore(rowSlots[0]);
-                cb.iload(baseSlot);
-                cb.iload(bxSlot);
-                cb.idiv();
-                cb.iload(bySlot);
-                cb.irem();
-                cb.istore(rowSlots[1]);
-                cb.iload(baseSlot);
-                cb.iload(bxSlot);
-                cb.iload(bySlot);
-                cb.imul();
-                cb.idiv();
-                cb.istore(rowSlots[2]);
-            }
         }
 
         /** The kinds of scratch array the code of this variant uses. */

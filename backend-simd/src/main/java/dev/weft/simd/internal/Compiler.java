@@ -93,9 +93,11 @@ final class Compiler {
             group = Math.max(group, warpSize);
         }
         boolean usesShared = false;
+        boolean barriers = false;
         for (Block b : g.blocks) {
             for (Node n : b.nodes) {
                 usesShared |= n.op == Op.SHARED || n.op == Op.BARRIER;
+                barriers |= n.op == Op.BARRIER;
             }
         }
         // Warp operations exchange values between the lanes of a warp: the group must be exactly one warp.
@@ -177,16 +179,28 @@ final class Compiler {
             long tGen0 = System.nanoTime();
             byte[] bytes;
             try {
+                // Without barriers, or with them first without the methods per resume point (see CodeGen.resumePoints):
+                // a kernel too large for this group costs no more to find than before those methods.
+                gen.withoutResumeMethods();
                 bytes = gen.generate(cd, variants);
+                boolean compact = false;
                 if (largestMethod(bytes) > CodeGen.HUGE_METHOD_LIMIT) {
                     // Just over: the compact mask conversions may fit before a smaller group is tried.
-                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true);
-                    bytes = gen.generate(cd, variants);
-                }
-                if (largestMethod(bytes) > CodeGen.HUGE_METHOD_LIMIT) {
-                    // Still over: the general phased method alone, slower, before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
+                    compact = true;
+                }
+                if (barriers && largestMethod(bytes) <= CodeGen.HUGE_METHOD_LIMIT) {
+                    CodeGen full = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(compact);
+                    try {
+                        byte[] withResume = full.generate(cd, variants);
+                        if (largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
+                            gen = full;
+                            bytes = withResume;
+                        }
+                    } catch (IllegalArgumentException e) {
+                        // Over 64 KiB: the general method alone.
+                    }
                 }
             } catch (IllegalArgumentException e) {
                 // Over the JVM's 64 KiB per method: as too large for the JIT, try smaller groups.

@@ -128,4 +128,219 @@ class CodeShapeTest {
         }
         return found;
     }
+
+    /**
+     * A kernel with barriers gets, per variant, a method for each point where a phase can resume (the start, after
+     * each barrier) besides the general one, and each is reducible: no jump into the middle of a loop, so that C2
+     * optimises its loops and keeps the values they carry in registers. The general method resumes each group with
+     * a switch into the barriers' loop, a loop with several entries; measured here (AVX2, 544 x 544 tiled sgemm),
+     * its k-loop kept the accumulator on the stack.
+     */
+    @Test
+    void generatedCode_tiledMatmul_resumeMethodsReducible(@TempDir Path dir) throws IOException {
+        int n = 48;
+        float[] a = new float[n * n];
+        float[] b = new float[n * n];
+        float[] c = new float[n * n];
+        for (int i = 0; i < n * n; i++) {
+            a[i] = (i % 7) * 0.5f;
+            b[i] = (i % 5) * 0.25f;
+        }
+        String before = System.getProperty("weft.simd.dump");
+        System.setProperty("weft.simd.dump", dir.toString());
+        long unexpected = dev.weft.simd.internal.gen.Phases.unexpectedResumes();
+        try (Device device = Device.create()) {
+            Kernel k = t -> {
+                float[] as = t.sharedFloats(256);
+                float[] bs = t.sharedFloats(256);
+                int tx = t.threadIdxX();
+                int ty = t.threadIdxY();
+                int row = t.blockIdxY() * 16 + ty;
+                int col = t.blockIdxX() * 16 + tx;
+                float sum = 0f;
+                for (int k0 = 0; k0 < n; k0 += 16) {
+                    as[ty * 16 + tx] = a[row * n + k0 + tx];
+                    bs[ty * 16 + tx] = b[(k0 + ty) * n + col];
+                    t.syncThreads();
+                    for (int kk = 0; kk < 16; kk++) {
+                        sum += as[ty * 16 + kk] * bs[kk * 16 + tx];
+                    }
+                    t.syncThreads();
+                }
+                c[row * n + col] = sum;
+            };
+            device.launch(Dim3.of(n / 16, n / 16), Dim3.of(16, 16), k);
+        } finally {
+            if (before == null) {
+                System.clearProperty("weft.simd.dump");
+            } else {
+                System.setProperty("weft.simd.dump", before);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                float sum = 0f;
+                for (int k = 0; k < n; k++) {
+                    sum += a[i * n + k] * b[k * n + j];
+                }
+                assertEquals(sum, c[i * n + j], "c[" + i + "][" + j + "]");
+            }
+        }
+        assertEquals(unexpected, dev.weft.simd.internal.gen.Phases.unexpectedResumes(),
+                "a phase of the tiled matmul left its resume method for the general one");
+        List<Path> classes;
+        try (Stream<Path> files = Files.walk(dir)) {
+            classes = files.filter(f -> f.getFileName().toString().contains("resumeMethodsReducible")).toList();
+        }
+        assertEquals(1, classes.size(), classes::toString);
+        ClassModel cls = ClassFile.of().parse(Files.readAllBytes(classes.get(0)));
+        List<String> names = cls.methods().stream().map(m -> m.methodName().stringValue()).toList();
+        for (String v : List.of("rowAligned", "general")) {
+            for (String m : List.of(v, v + "$0", v + "$1", v + "$2")) {
+                assertTrue(names.contains(m), m + " missing: " + names);
+            }
+        }
+        for (MethodModel m : cls.methods()) {
+            String name = m.methodName().stringValue();
+            if (name.contains("$")) {
+                assertTrue(reducible(m.code().orElseThrow()), name + " has a loop entered in its middle");
+            }
+        }
+        MethodModel general = cls.methods().stream().filter(m -> m.methodName().stringValue().equals("rowAligned")).findFirst().orElseThrow();
+        assertFalse(reducible(general.code().orElseThrow()), "the check finds nothing: the general method resumes into its loop");
+    }
+
+    /**
+     * Whether the reachable control flow of {@code code} is reducible: every backward edge of a depth-first walk
+     * from the entry goes to an instruction that dominates its source (exception edges left out).
+     */
+    private static boolean reducible(CodeModel code) {
+        List<CodeElement> elements = code.elementList();
+        Map<Label, Integer> at = new HashMap<>();
+        List<Instruction> ins = new ArrayList<>();
+        for (CodeElement e : elements) {
+            if (e instanceof LabelTarget t) {
+                at.put(t.label(), ins.size());
+            } else if (e instanceof Instruction i) {
+                ins.add(i);
+            }
+        }
+        int size = ins.size();
+        List<List<Integer>> succs = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            List<Integer> s = new ArrayList<>();
+            Instruction x = ins.get(i);
+            switch (x) {
+                case BranchInstruction b -> {
+                    s.add(at.get(b.target()));
+                    if (b.opcode() != java.lang.classfile.Opcode.GOTO && b.opcode() != java.lang.classfile.Opcode.GOTO_W) {
+                        s.add(i + 1);
+                    }
+                }
+                case java.lang.classfile.instruction.LookupSwitchInstruction sw -> {
+                    s.add(at.get(sw.defaultTarget()));
+                    sw.cases().forEach(c -> s.add(at.get(c.target())));
+                }
+                case java.lang.classfile.instruction.TableSwitchInstruction sw -> {
+                    s.add(at.get(sw.defaultTarget()));
+                    sw.cases().forEach(c -> s.add(at.get(c.target())));
+                }
+                case java.lang.classfile.instruction.ReturnInstruction r -> {
+                }
+                case java.lang.classfile.instruction.ThrowInstruction t -> {
+                }
+                default -> s.add(i + 1);
+            }
+            succs.add(s);
+        }
+        // Reverse postorder from the entry, then dominators by the iterative algorithm (Cooper, Harvey, Kennedy).
+        int[] post = new int[size];
+        java.util.Arrays.fill(post, -1);
+        List<Integer> order = new ArrayList<>();
+        boolean[] seen = new boolean[size];
+        boolean[] onStack = new boolean[size];
+        List<int[]> backEdges = new ArrayList<>();
+        java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>();
+        stack.push(new int[] {0, 0});
+        seen[0] = true;
+        onStack[0] = true;
+        while (!stack.isEmpty()) {
+            int[] top = stack.peek();
+            List<Integer> s = succs.get(top[0]);
+            if (top[1] < s.size()) {
+                int w = s.get(top[1]++);
+                if (!seen[w]) {
+                    seen[w] = true;
+                    onStack[w] = true;
+                    stack.push(new int[] {w, 0});
+                } else if (onStack[w]) {
+                    backEdges.add(new int[] {top[0], w});
+                }
+            } else {
+                stack.pop();
+                onStack[top[0]] = false;
+                post[top[0]] = order.size();
+                order.add(top[0]);
+            }
+        }
+        List<List<Integer>> preds = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            preds.add(new ArrayList<>());
+        }
+        for (int i = 0; i < size; i++) {
+            if (seen[i]) {
+                for (int w : succs.get(i)) {
+                    preds.get(w).add(i);
+                }
+            }
+        }
+        int[] idom = new int[size];
+        java.util.Arrays.fill(idom, -1);
+        idom[0] = 0;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int k = order.size() - 1; k >= 0; k--) {
+                int b = order.get(k);
+                if (b == 0) {
+                    continue;
+                }
+                int d = -1;
+                for (int p : preds.get(b)) {
+                    if (idom[p] < 0) {
+                        continue;
+                    }
+                    if (d < 0) {
+                        d = p;
+                    } else {
+                        int x = p;
+                        int y = d;
+                        while (x != y) {
+                            while (post[x] < post[y]) {
+                                x = idom[x];
+                            }
+                            while (post[y] < post[x]) {
+                                y = idom[y];
+                            }
+                        }
+                        d = x;
+                    }
+                }
+                if (d != idom[b]) {
+                    idom[b] = d;
+                    changed = true;
+                }
+            }
+        }
+        for (int[] e : backEdges) {
+            int x = e[0];
+            while (x != e[1] && x != 0) {
+                x = idom[x];
+            }
+            if (x != e[1]) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

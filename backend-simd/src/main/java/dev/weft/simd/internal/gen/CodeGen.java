@@ -137,6 +137,10 @@ public final class CodeGen {
     private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
+    private boolean noResumeMethods;
+    /** The class {@link #generate} is generating, and its variant methods' type. */
+    private ClassDesc className;
+    private MethodTypeDesc variantType;
     /** Blocks that end at a barrier (their last node), in the order of their barrier's number. */
     private final List<Block> barrierBlocks = new ArrayList<>();
     /** Values kept across each barrier, per variant method, for the listing. */
@@ -222,6 +226,16 @@ public final class CodeGen {
         return strideLoops && profiling == null;
     }
 
+    /**
+     * Without methods per resume point (see {@link #resumePoints}): for a kernel whose methods would otherwise be
+     * over {@link #HUGE_METHOD_LIMIT} (a resume point's method is about the size of the general one, and a little
+     * more).
+     */
+    public CodeGen withoutResumeMethods() {
+        this.noResumeMethods = true;
+        return this;
+    }
+
     /** Bytecode size of each generated method, after {@link #generate}. */
     public Map<String, Integer> methodSizes() {
         return methodSizes;
@@ -246,7 +260,7 @@ public final class CodeGen {
         List<Param> params = g.params;
         ClassFile cf = CLASS_FILE;
         ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
-        ClassDesc[] vtypes = new ClassDesc[ptypes.length + 5];
+        ClassDesc[] vtypes = new ClassDesc[ptypes.length + (phased() ? 6 : 5)];
         System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);
         vtypes[ptypes.length] = Vec.CTA;
         vtypes[ptypes.length + 1] = CD_int;
@@ -254,7 +268,12 @@ public final class CodeGen {
         vtypes[ptypes.length + 3] = CD_int;
         // With barriers the runtime's phase state; without, how many CTAs of the grid row to run (runCtaRow).
         vtypes[ptypes.length + 4] = phased() ? Vec.PHASES : CD_int;
+        if (phased()) {
+            vtypes[ptypes.length + 5] = CD_int;
+        }
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
+        this.className = name;
+        this.variantType = variantType;
         return cf.build(name, clb -> {
             clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
             clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
@@ -328,17 +347,38 @@ public final class CodeGen {
                         cb.astore(6);
                         cb.labelBinding(phase);
                     }
-                    for (Param p : params) {
-                        cb.aload(0);
-                        cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
-                    }
-                    cb.aload(1);
-                    cb.iload(3);
-                    cb.iload(4);
-                    cb.iload(5);
                     if (phased()) {
-                        cb.aload(6);
-                        cb.invokestatic(name, v.method(), variantType);
+                        // Where every group resumes, when they all resume at one point (always, but for barrier
+                        // nodes that share a call site): the method for that point, whose code is reducible.
+                        List<Integer> points = resumePoints();
+                        Label general = cb.newLabel();
+                        Label ran = cb.newLabel();
+                        if (!points.isEmpty()) {
+                            cb.aload(6);
+                            cb.iload(3);
+                            cb.iload(4);
+                            cb.imul();
+                            cb.iload(5);
+                            cb.imul();
+                            cb.loadConstant(vn);
+                            cb.invokevirtual(Vec.PHASES, "resumePoint", mt(CD_int, CD_int, CD_int));
+                            List<SwitchCase> cases = new ArrayList<>();
+                            List<Label> targets = new ArrayList<>();
+                            for (int r : points) {
+                                Label l = cb.newLabel();
+                                targets.add(l);
+                                cases.add(SwitchCase.of(r, l));
+                            }
+                            cb.lookupswitch(general, cases);
+                            for (int i = 0; i < points.size(); i++) {
+                                cb.labelBinding(targets.get(i));
+                                variantCall(cb, name, params, variantType, v.method() + "$" + points.get(i));
+                                cb.goto_(ran);
+                            }
+                        }
+                        cb.labelBinding(general);
+                        variantCall(cb, name, params, variantType, v.method());
+                        cb.labelBinding(ran);
                         cb.aload(6);
                         cb.aload(1);
                         cb.iload(3);
@@ -352,6 +392,14 @@ public final class CodeGen {
                         cb.ifne(phase);
                         cb.return_();
                     } else {
+                        for (Param p : params) {
+                            cb.aload(0);
+                            cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+                        }
+                        cb.aload(1);
+                        cb.iload(3);
+                        cb.iload(4);
+                        cb.iload(5);
                         cb.iconst_1();
                         cb.invokestatic(name, v.method(), variantType);
                         cb.return_();
@@ -367,9 +415,16 @@ public final class CodeGen {
             for (Variant v : variants) {
                 v.u().apply();
                 clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
-                    MethodGen mg = new MethodGen(cb, v);
+                    MethodGen mg = new MethodGen(cb, v, -1);
                     mg.emit();
                 });
+                for (int r : resumePoints()) {
+                    v.u().apply();
+                    clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
+                        MethodGen mg = new MethodGen(cb, v, r);
+                        mg.emit();
+                    });
+                }
             }
         });
     }
@@ -427,6 +482,52 @@ public final class CodeGen {
         cb.return_(); // as runCta's: the variants cover every shape the compiler accepted
     }
 
+    /**
+     * Most barrier nodes for which a variant gets methods of its own per resume point (each about the size of the
+     * variant's general method, which stays for the rare phase whose groups resume at different nodes).
+     */
+    private static final int MAX_RESUME_METHODS = 8;
+
+    /**
+     * The resume points that get a method of their own: 0 (the first phase: every group at the kernel's start)
+     * and each barrier node's number; none without barriers, or with more than {@link #MAX_RESUME_METHODS}.
+     *
+     * <p>Why. The general method starts each group with a switch that jumps to where it stopped, into the middle
+     * of the loop that holds the barriers: a loop with several entries, which C2 does not optimise as a loop, and
+     * where every local carried around the group loop stays live across it. Measured here (AVX2, 544 x 544 tiled
+     * sgemm, 16 x 16 CTAs): ~70% of the time went to per-group code with the accumulator spilled to the stack on
+     * every k step. In a method for one resume point the code reachable runs from that point to the next
+     * barriers only: the barrier loop is no longer a cycle, the inner loops are ordinary loops, and C2 drops the
+     * values that point does not need. Every phase after the first resumes all groups at one barrier site (else
+     * {@link Phases#next} fails the CTA); {@link Phases#resumePoint} checks they are at one node.
+     */
+    private List<Integer> resumePoints() {
+        if (!phased() || noResumeMethods || barrierBlocks.size() > MAX_RESUME_METHODS || Boolean.getBoolean("weft.simd.noResumeMethods")) {
+            return List.of();
+        }
+        List<Integer> r = new ArrayList<>();
+        r.add(0);
+        for (Block b : barrierBlocks) {
+            r.add(barrierOf(b).id());
+        }
+        return r;
+    }
+
+    /** Calls a variant method of the CTA program: its parameters from the fields, the CTA and shape from runCta's locals. */
+    private static void variantCall(CodeBuilder cb, ClassDesc name, List<Param> params, MethodTypeDesc type, String method) {
+        for (Param p : params) {
+            cb.aload(0);
+            cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+        }
+        cb.aload(1);
+        cb.iload(3);
+        cb.iload(4);
+        cb.iload(5);
+        cb.aload(6);
+        cb.iconst_0();
+        cb.invokestatic(name, method, type);
+    }
+
     // =====================================================================================================
 
     /** Generates one variant's static method. */
@@ -469,6 +570,8 @@ public final class CodeGen {
         private int phasesSlot = -1;
         /** Without barriers: the CTAs of the grid row still to run, this one included (see runCtaRow). */
         private int ctaCountSlot = -1;
+        /** With barriers: the first group the method runs (the general method, called for the rest of a phase). */
+        private int fromGroupSlot = -1;
         private int stopArraySlot;
         private int lanesArraySlot;
         private final int[] spillArraySlots = new int[5];
@@ -520,7 +623,11 @@ public final class CodeGen {
         /** Set when code that removes a faulting thread from the masks is emitted. */
         private boolean killEmitted;
 
-        MethodGen(CodeBuilder cb, Variant v) {
+        /** -1: the general method (resumes each group where it stopped); else the one resume point this method serves. */
+        private final int resumeAt;
+
+        MethodGen(CodeBuilder cb, Variant v, int resumeAt) {
+            this.resumeAt = resumeAt;
             this.n = v.group() > 0 ? v.group() : CodeGen.this.n;
             this.regs32 = n / Lanes.L32;
             this.regs64 = n / Lanes.L64;
@@ -539,6 +646,7 @@ public final class CodeGen {
             bzSlot = slot++;
             if (phased()) {
                 phasesSlot = slot++;
+                fromGroupSlot = slot++;
             } else {
                 ctaCountSlot = slot++;
             }
@@ -1092,6 +1200,20 @@ public final class CodeGen {
                     cb.astore(spillArraySlots[i]);
                 }
             }
+            if (resumeAt == 0) {
+                return;
+            }
+            if (resumeAt > 0) {
+                for (Block b : barrierBlocks) {
+                    if (barrierOf(b).id() == resumeAt) {
+                        restoreKept(b);
+                        expectFlags(b);
+                        cb.goto_(endLabel.get(b));
+                        return;
+                    }
+                }
+                throw new IllegalStateException("no barrier node " + resumeAt);
+            }
             cb.aload(stopArraySlot);
             cb.iload(groupIndexSlot);
             cb.iaload();
@@ -1107,38 +1229,7 @@ public final class CodeGen {
             for (List<Block> set : keptSets.values()) {
                 Block b = set.getFirst();
                 cb.labelBinding(keptSetLabels(b)[1]);
-                for (int[] k : keptAt.get(b)) {
-                    if (k.length > 2) {
-                        restoreVector(k);
-                        continue;
-                    }
-                    cb.aload(spillArraySlots[k[0]]);
-                    cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                    switch (k[0]) {
-                        case SPILL_INT -> {
-                            cb.iaload();
-                            cb.istore(k[1]);
-                        }
-                        case SPILL_LONG -> {
-                            cb.laload();
-                            cb.lstore(k[1]);
-                        }
-                        case SPILL_FLOAT -> {
-                            cb.faload();
-                            cb.fstore(k[1]);
-                        }
-                        case SPILL_DOUBLE -> {
-                            cb.daload();
-                            cb.dstore(k[1]);
-                        }
-                        default -> {
-                            cb.aaload();
-                            cb.checkcast(spillType(k[1]));
-                            cb.astore(k[1]);
-                        }
-                    }
-                }
-                releaseTemps();
+                restoreKept(b);
                 if (set.size() == 1) {
                     cb.goto_(endLabel.get(b));
                 } else {
@@ -1152,6 +1243,95 @@ public final class CodeGen {
                     cb.lookupswitch(endLabel.get(b), ends);
                 }
             }
+        }
+
+        /**
+         * In a resume point's method: the kept flags and loop aborts as constants, so that C2 sees which blocks
+         * run (the code is flag-driven: with flags from memory every block and loop would stay reachable, and the
+         * barriers' loop a cycle again). Expected after a barrier that ends its block with a plain jump: the
+         * successor's flag set, every other clear. A group whose flags differ (a barrier inside a region, say)
+         * goes with the rest of the phase to the general method, which resumes each group where it stopped.
+         */
+        private void expectFlags(Block b) {
+            Set<Integer> flags = new HashSet<>(flagSlot.values());
+            flags.addAll(abortSlot.values());
+            Integer set = null;
+            if (b.exit == Block.Exit.GOTO && b.succs.size() == 1 && flagSlot.containsKey(b.succs.getFirst())
+                    && plan.run.get(b.succs.getFirst()) == Run.FLAG) {
+                set = flagSlot.get(b.succs.getFirst());
+            }
+            Label general = cb.newLabel();
+            List<Integer> checked = new ArrayList<>();
+            for (int[] k : keptAt.get(b)) {
+                if (k.length == 2 && k[0] == SPILL_INT && flags.contains(k[1])) {
+                    cb.iload(k[1]);
+                    if (set != null && set == k[1]) {
+                        cb.iconst_1();
+                        cb.if_icmpne(general);
+                    } else {
+                        cb.ifne(general);
+                    }
+                    checked.add(k[1]);
+                }
+            }
+            for (int sl : checked) {
+                cb.loadConstant(set != null && set == sl ? 1 : 0);
+                cb.istore(sl);
+            }
+            Label resume = cb.newLabel();
+            cb.goto_(resume);
+            cb.labelBinding(general);
+            cb.invokestatic(Vec.PHASES, "unexpectedResume", mt(CD_void));
+            int slot = 0;
+            for (Param p : g.params) {
+                cb.loadLocal(Vec.typeKind(p.kind()), slot);
+                slot += Vec.typeKind(p.kind()).slotSize();
+            }
+            cb.aload(ctaSlot);
+            cb.iload(bxSlot);
+            cb.iload(bySlot);
+            cb.iload(bzSlot);
+            cb.aload(phasesSlot);
+            cb.iload(groupIndexSlot);
+            cb.invokestatic(className, v.method(), variantType);
+            cb.return_();
+            cb.labelBinding(resume);
+        }
+
+        /** The values kept across the barrier at the end of {@code b}, back from this group's rows. */
+        private void restoreKept(Block b) {
+            for (int[] k : keptAt.get(b)) {
+                if (k.length > 2) {
+                    restoreVector(k);
+                    continue;
+                }
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                switch (k[0]) {
+                    case SPILL_INT -> {
+                        cb.iaload();
+                        cb.istore(k[1]);
+                    }
+                    case SPILL_LONG -> {
+                        cb.laload();
+                        cb.lstore(k[1]);
+                    }
+                    case SPILL_FLOAT -> {
+                        cb.faload();
+                        cb.fstore(k[1]);
+                    }
+                    case SPILL_DOUBLE -> {
+                        cb.daload();
+                        cb.dstore(k[1]);
+                    }
+                    default -> {
+                        cb.aaload();
+                        cb.checkcast(spillType(k[1]));
+                        cb.astore(k[1]);
+                    }
+                }
+            }
+            releaseTemps();
         }
 
         /** The identity of a barrier's kept set: its locals, and the flags and pending masks it clears. */
@@ -1646,6 +1826,13 @@ public final class CodeGen {
             cb.iload(baseSlot);
             cb.iload(threadsSlot);
             cb.if_icmpge(exit);
+            if (phased() && resumeAt < 0) {
+                // The general method runs from the group its last parameter names (0 from runCta; a later one
+                // when a resume point's method hands it the rest of a phase, see expectFlags).
+                cb.iload(groupIndexSlot);
+                cb.iload(fromGroupSlot);
+                cb.if_icmplt(nextGroup);
+            }
             // Per group, not once per CTA: a local first set before the group loop is carried around it, so where a
             // region is skipped in some groups the previous group's vector reaches the join and the kernel's
             // loops through the group loop's phi, and C2 then boxes every value its loops carry (a Float256Vector
@@ -3242,10 +3429,18 @@ public final class CodeGen {
             // a < u: lanes below u - off; a <= u: below u - off + 1; > and >= are their negations.
             boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
             int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+            // A thread index (below 1024) never wraps within a group: no test, and no lane-by-lane path (bytes under
+            // C2's limit: a block scan has six such compares).
+            boolean wrapFree = aff.op == Op.SREG && switch ((SReg) aff.aux) {
+                case TID_X, TID_Y, TID_Z, LINEAR_TID, LANE_ID -> true;
+                default -> false;
+            };
             Label wraps = cb.newLabel();
-            base(aff, cur);
-            cb.loadConstant(Integer.MAX_VALUE - (n - 1));
-            cb.if_icmpgt(wraps);
+            if (!wrapFree) {
+                base(aff, cur);
+                cb.loadConstant(Integer.MAX_VALUE - (n - 1));
+                cb.if_icmpgt(wraps);
+            }
             int limit = temp(TypeKind.INT);
             int wide = temp(TypeKind.LONG);
             scalar(uni);
@@ -3290,6 +3485,10 @@ public final class CodeGen {
                     cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
                 }
                 cb.astore(out.slots()[r]);
+            }
+            if (wrapFree) {
+                cb.labelBinding(done);
+                return true;
             }
             cb.goto_(done);
             cb.labelBinding(wraps);

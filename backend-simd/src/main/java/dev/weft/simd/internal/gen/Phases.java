@@ -80,6 +80,38 @@ public final class Phases {
     }
 
     /**
+     * Called by a resume point's method when a group's flags are not those it expects, before it hands the rest
+     * of the phase to the general method (correct, only slower); counted for tests.
+     */
+    public static void unexpectedResume() {
+        UNEXPECTED_RESUMES.incrementAndGet();
+    }
+
+    /** How often {@link #unexpectedResume} happened in this JVM: for tests that a kernel's phases stay on the fast methods. */
+    public static long unexpectedResumes() {
+        return UNEXPECTED_RESUMES.get();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong UNEXPECTED_RESUMES = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Before a phase: where every group resumes, when all resume at one point: 0 at the kernel's start (the first
+     * phase), else the barrier node all stopped at; -1 when they stopped at different nodes of one call site
+     * (a barrier in a helper inlined twice), which only the general method resumes. The generated code then
+     * runs the method for that point (see {@code CodeGen.resumePoints}).
+     */
+    public int resumePoint(int threads, int group) {
+        int groups = (threads + group - 1) / group;
+        int s = stop[0];
+        for (int g = 1; g < groups; g++) {
+            if (stop[g] != s) {
+                return -1;
+            }
+        }
+        return s;
+    }
+
+    /**
      * After a phase: whether to run another. Throws when the threads are not all at one barrier; returns false
      * when all returned, or the launch was cancelled.
      *

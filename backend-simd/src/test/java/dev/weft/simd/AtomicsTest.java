@@ -369,6 +369,129 @@ class AtomicsTest {
         d.check(Dim3.of(1), Dim3.of(96), AtomicsTest::outOfBounds, new int[50], new int[96]);
     }
 
+    /** The benchmark's kernel: a shared histogram per CTA over a grid-stride loop, then global adds per bin. */
+    static Kernel gridStrideHistogram(Object[] a) {
+        int[] data = (int[]) a[0];
+        int[] bins = (int[]) a[1];
+        int n = (Integer) a[2];
+        return t -> {
+            int[] local = t.sharedInts(16);
+            int tid = t.threadIdxX();
+            for (int b = tid; b < 16; b += t.blockDimX()) {
+                local[b] = 0;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                Atomics.add(local, data[i], 1);
+            }
+            t.syncThreads();
+            for (int b = tid; b < 16; b += t.blockDimX()) {
+                int count = local[b];
+                if (count != 0) {
+                    Atomics.add(bins, b, count);
+                }
+            }
+        };
+    }
+
+    /**
+     * Grid-stride loops run whole iterations with every lane active and their atomics unmasked: counts over many
+     * CTAs and partial last iterations, all lanes on one bin included.
+     */
+    @Test
+    void gridStrideHistogram_unusedResults_countsMatchReference() {
+        assertTrue(d.report(AtomicsTest::gridStrideHistogram, new int[1], new int[16], 1).listing().contains("grid-stride fast path"));
+        for (int n : new int[] {1, 100, 4096, 10_007}) {
+            int[] data = Differential.ints(n, 17, 0, 16);
+            Object[] out = d.check(Dim3.of(3), Dim3.of(64), AtomicsTest::gridStrideHistogram, data, new int[16], n);
+            assertEquals(n, java.util.Arrays.stream((int[]) out[1]).sum());
+            d.check(Dim3.of(2), Dim3.of(96), AtomicsTest::gridStrideHistogram, new int[n], new int[16], n);
+        }
+    }
+
+    /**
+     * An index out of bounds in the middle of a warp inside a grid-stride fast path: the unmasked path's vector
+     * test sends the group to the masked one, which reports that thread, as the reference does.
+     */
+    @Test
+    void gridStrideHistogram_outOfBoundsMidWarp_failsSameThread() {
+        for (int bad : new int[] {0, 5, 7, 8, 13, 15, 1000 + 9, 4095}) {
+            for (int value : new int[] {16, -1, Integer.MIN_VALUE}) {
+                int[] data = Differential.ints(4096, 19, 0, 16);
+                data[bad] = value;
+                d.check(Dim3.of(2), Dim3.of(64), AtomicsTest::gridStrideHistogram, data, new int[16], 4096);
+            }
+        }
+    }
+
+    static Kernel gridStrideOldValues(Object[] a) {
+        int[] cells = (int[]) a[0];
+        int[] old = (int[]) a[1];
+        long[] longCells = (long[]) a[2];
+        long[] longOld = (long[]) a[3];
+        int[] delta = (int[]) a[4];
+        int n = (Integer) a[5];
+        return t -> {
+            long[] local = t.sharedLongs(8);
+            int tid = t.threadIdxX();
+            if (tid < 8) {
+                local[tid] = 0L;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                // one cell per thread and iteration: the old values do not depend on the order of updates
+                old[i] = Atomics.add(cells, i, delta[i]);
+                longOld[i] = Atomics.exchange(longCells, i, (long) delta[i] << 33);
+                Atomics.add(local, i & 7, delta[i]);
+            }
+            t.syncThreads();
+            if (tid < 8) {
+                Atomics.add(longCells, tid, local[tid]);
+            }
+        };
+    }
+
+    static Kernel gridStrideFloats(Object[] a) {
+        float[] floatCells = (float[]) a[0];
+        double[] doubleCells = (double[]) a[1];
+        int[] delta = (int[]) a[2];
+        int n = (Integer) a[3];
+        return t -> {
+            float[] local = t.sharedFloats(8);
+            double[] localD = t.sharedDoubles(8);
+            int tid = t.threadIdxX();
+            if (tid < 8) {
+                local[tid] = 0f;
+                localD[tid] = 0.0;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                // integral values: the sums are exact in any order
+                Atomics.add(floatCells, i, delta[i]);
+                Atomics.add(local, i & 7, 1f);
+                Atomics.add(localD, i & 7, delta[i] * 2.0);
+            }
+            t.syncThreads();
+            if (tid < 8) {
+                Atomics.add(floatCells, tid, local[tid]);
+                Atomics.add(doubleCells, tid, localD[tid]);
+            }
+        };
+    }
+
+    /** Used and unused old values of every type in grid-stride fast paths, with varying and uniform operands. */
+    @Test
+    void gridStride_usedAndUnusedResults_allTypes_matchReference() {
+        for (int n : new int[] {37, 512, 2000}) {
+            assertTrue(d.report(AtomicsTest::gridStrideOldValues, new int[n], new int[n], new long[n], new long[n], new int[n], n)
+                    .listing().contains("grid-stride fast path"));
+            d.check(Dim3.of(2), Dim3.of(64), AtomicsTest::gridStrideOldValues, Differential.ints(n, 23, -99, 99), new int[n],
+                    Differential.longs(n, 29), new long[n], Differential.ints(n, 31, -5, 5), n);
+            d.check(Dim3.of(2), Dim3.of(64), AtomicsTest::gridStrideFloats, new float[n], new double[n],
+                    Differential.ints(n, 37, -5, 5), n);
+        }
+    }
+
     @Test
     void atomic_compileReport_saysSerialised() {
         var r = d.report(AtomicsTest::oneBin, new int[1], 10);

@@ -622,6 +622,13 @@ public final class CodeGen {
         private final Map<Cfg.Loop, StrideLoops.StrideLoop> strideLoops;
         /** Set when code that removes a faulting thread from the masks is emitted. */
         private boolean killEmitted;
+        /**
+         * Set while the nodes of a grid-stride fast path's iteration are emitted ({@link #fastStrideLoop}): every
+         * thread of the group is active there until a thread faults, which {@link #faultLaneSlot} records.
+         */
+        private boolean fastIteration;
+        /** Values some node, phi or branch reads; computed on first need ({@link #resultUsed}). */
+        private Set<Node> readValues;
 
         /** -1: the general method (resumes each group where it stopped); else the one resume point this method serves. */
         private final int resumeAt;
@@ -2278,7 +2285,9 @@ public final class CodeGen {
                 if (deferred.contains(x)) {
                     storage.put(x, allocateLocal(x));
                 }
+                fastIteration = fast;
                 node(x);
+                fastIteration = false;
                 if (!fast) {
                     writeShadow(x);
                 }
@@ -3799,32 +3808,146 @@ public final class CodeGen {
         }
 
         /**
-         * An {@link dev.weft.Atomics} call: the indices checked as for a gather (a faulting thread fails, the
-         * threads before it go on), then the scalar method once per active thread, in lane order. Threads of a
+         * An {@link dev.weft.Atomics} call: the scalar method once per active thread, in lane order. Threads of a
          * warp on one address are so serialised and none of their updates is lost; the order is the reference
          * executor's for a thread's first atomic (it runs each thread on until it blocks, so a thread doing
-         * several atomics on an address others update sees another, equally valid, interleaving).
+         * several atomics on an address others update sees another, equally valid, interleaving). An active
+         * thread whose index is outside the array faults; the threads before it in lane order do their update,
+         * those after it do not (they leave with it, as after any fault).
+         *
+         * <p>In a grid-stride fast path's iteration with no thread faulted yet ({@link #fastIteration}), every lane
+         * is active: one unsigned vector compare per register tests all indices at once, and the updates run over
+         * lanes 0 to n-1 with no mask bits ({@link #unmaskedAtomic}). Anything else, an index out of bounds
+         * included, takes the masked path ({@link #maskedAtomic}), which finds the faulting thread exactly. Where
+         * nothing reads the old values, they are neither collected nor reloaded as vectors.
          */
         private void atomic(Node x) {
-            Node arr = x.in(0);
-            Node idx = x.in(1);
-            Kind k = x.kind;
-            Atomic a = (Atomic) x.aux;
-            nullCheck(arr, null);
-            gatherIndices(idx, arr);
-            int map = scratch.get(Kind.INT);
-            int s = scratch.get(k);
-            // Operands after the index map, the results after them (every scratch array holds 4n lanes); a uniform
-            // operand (a histogram's 1) is passed as its scalar, without a trip through the scratch array.
-            for (int i = 2; i < x.in.size(); i++) {
-                for (int r = 0; r < regs(k) && !isScalar(x.in(i)); r++) {
-                    vector(x.in(i), r, cur);
-                    cb.aload(s);
-                    cb.loadConstant((i - 1) * n + r * lanes(k));
-                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+            nullCheck(x.in(0), null);
+            boolean used = resultUsed(x);
+            if (!fastIteration) {
+                maskedAtomic(x, used);
+                return;
+            }
+            Label masked = cb.newLabel();
+            Label done = cb.newLabel();
+            // A thread that faulted (in an earlier node of this iteration) has left the masks: one scalar test.
+            cb.iload(faultLaneSlot);
+            cb.ifge(masked);
+            unmaskedAtomic(x, used, masked);
+            cb.goto_(done);
+            cb.labelBinding(masked);
+            maskedAtomic(x, used);
+            cb.labelBinding(done);
+        }
+
+        /** Whether any node, phi or branch reads {@code x}'s value. */
+        private boolean resultUsed(Node x) {
+            if (readValues == null) {
+                readValues = new HashSet<>();
+                for (Block b : g.blocks) {
+                    for (Node p : b.phis) {
+                        readValues.addAll(p.in);
+                    }
+                    for (Node y : b.nodes) {
+                        readValues.addAll(y.in);
+                    }
+                    if (b.cond != null) {
+                        readValues.add(b.cond);
+                    }
                 }
             }
-            int resultOffset = 3 * n;
+            return readValues.contains(x);
+        }
+
+        /**
+         * The atomic with every lane of the group active: jumps to {@code outside}, having done nothing, when any
+         * index is outside the array; else stores the indices (and varying operands) to the scratch arrays once
+         * and runs the updates for lanes 0 to n-1.
+         */
+        private void unmaskedAtomic(Node x, boolean used, Label outside) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            int map = scratch.get(Kind.INT);
+            for (int r = 0; r < regs32; r++) {
+                // unsigned: a negative index is above any length
+                vector(idx, r, cur);
+                cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
+                scalar(arr);
+                cb.arraylength();
+                cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
+                cb.invokevirtual(Vec.MASK, "anyTrue", mt(CD_boolean));
+                cb.ifne(outside);
+            }
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+            }
+            storeOperands(x);
+            int j = temp(TypeKind.INT);
+            Label loop = cb.newLabel();
+            Label end = cb.newLabel();
+            cb.iconst_0();
+            cb.istore(j);
+            cb.labelBinding(loop);
+            cb.iload(j);
+            cb.loadConstant(n);
+            cb.if_icmpge(end);
+            update(x, used, () -> cb.iload(j));
+            cb.iinc(j, 1);
+            cb.goto_(loop);
+            cb.labelBinding(end);
+            loadResults(x, used);
+        }
+
+        /**
+         * The atomic under the current mask: the indices checked with one vector compare per register (the first
+         * active lane outside the array faults, see {@link #kill()}), then the update per active lane in lane
+         * order. The indices of inactive lanes are stored too but never read: only active lanes are visited.
+         */
+        private void maskedAtomic(Node x, boolean used) {
+            Node arr = x.in(0);
+            Node idx = x.in(1);
+            int map = scratch.get(Kind.INT);
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                cb.dup();
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+                cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
+                scalar(arr);
+                cb.arraylength();
+                cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
+                curMask(Kind.INT, r);
+                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
+            }
+            Label ok = cb.newLabel();
+            cb.dup2();
+            cb.lstore(bitsSlot);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(ok);
+            cb.lload(bitsSlot);
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.istore(kSlot);
+            cb.aload(map);
+            cb.iload(kSlot);
+            cb.iaload();
+            scalar(arr);
+            cb.arraylength();
+            cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+            cb.astore(faultCauseSlot);
+            kill();
+            cb.labelBinding(ok);
+            storeOperands(x);
             int left = temp(TypeKind.LONG);
             int j = temp(TypeKind.INT);
             Label loop = cb.newLabel();
@@ -3839,29 +3962,7 @@ public final class CodeGen {
             cb.lload(left);
             cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
             cb.istore(j);
-            cb.aload(s);
-            cb.iload(j);
-            cb.loadConstant(resultOffset);
-            cb.iadd();
-            scalar(arr);
-            cb.aload(map);
-            cb.iload(j);
-            cb.iaload();
-            for (int i = 2; i < x.in.size(); i++) {
-                if (isScalar(x.in(i))) {
-                    scalar(x.in(i));
-                    continue;
-                }
-                cb.aload(s);
-                cb.iload(j);
-                cb.loadConstant((i - 1) * n);
-                cb.iadd();
-                cb.arrayLoad(Vec.typeKind(k));
-            }
-            // the CTA's shared arrays are this worker's alone while the CTA runs: plain read-modify-writes suffice
-            ClassDesc atomics = arr.op == Op.SHARED ? Vec.SHARED_ATOMICS : ClassDesc.of("dev.weft.Atomics");
-            cb.invokestatic(atomics, a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
-            cb.arrayStore(Vec.typeKind(k));
+            update(x, used, () -> cb.iload(j));
             cb.lload(left);
             cb.lload(left);
             cb.lconst_1();
@@ -3870,10 +3971,99 @@ public final class CodeGen {
             cb.lstore(left);
             cb.goto_(loop);
             cb.labelBinding(end);
+            loadResults(x, used);
+        }
+
+        // Scratch layout of an atomic (every scratch array holds 4n lanes): the index map in the int one, the
+        // operands from lane n on (operand i at (i-1)*n), the old values from 3n on.
+
+        /** Stores the atomic's varying operands to the scratch array; a uniform one (a histogram's 1) stays scalar. */
+        private void storeOperands(Node x) {
+            Kind k = x.kind;
+            int s = scratch.get(k);
+            for (int i = 2; i < x.in.size(); i++) {
+                for (int r = 0; r < regs(k) && !isScalar(x.in(i)); r++) {
+                    vector(x.in(i), r, cur);
+                    cb.aload(s);
+                    cb.loadConstant((i - 1) * n + r * lanes(k));
+                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+                }
+            }
+        }
+
+        /**
+         * One thread's update, lane {@code lane} pushed by the runnable: the {@code Atomics} method (or its
+         * {@link SharedAtomics} twin for a CTA's shared array), its old value stored to the scratch array when
+         * read. An add on a shared array whose old value nobody reads is a plain {@code a[i] += v} in place: one
+         * load and one store, independent of whether C2 still inlines small calls in a large kernel method.
+         */
+        private void update(Node x, boolean used, Runnable lane) {
+            Node arr = x.in(0);
+            Kind k = x.kind;
+            Atomic a = (Atomic) x.aux;
+            int map = scratch.get(Kind.INT);
+            int s = scratch.get(k);
+            TypeKind tk = Vec.typeKind(k);
+            boolean inPlace = !used && arr.op == Op.SHARED && a.name().equals("add");
+            if (used) {
+                cb.aload(s);
+                lane.run();
+                cb.loadConstant(3 * n);
+                cb.iadd();
+            }
+            scalar(arr);
+            cb.aload(map);
+            lane.run();
+            cb.iaload();
+            if (inPlace) {
+                cb.dup2();
+                cb.arrayLoad(tk);
+            }
+            for (int i = 2; i < x.in.size(); i++) {
+                if (isScalar(x.in(i))) {
+                    scalar(x.in(i));
+                    continue;
+                }
+                cb.aload(s);
+                lane.run();
+                cb.loadConstant((i - 1) * n);
+                cb.iadd();
+                cb.arrayLoad(tk);
+            }
+            if (inPlace) {
+                switch (tk) {
+                    case INT -> cb.iadd();
+                    case LONG -> cb.ladd();
+                    case FLOAT -> cb.fadd();
+                    case DOUBLE -> cb.dadd();
+                    default -> throw new IllegalStateException("atomic add of " + k);
+                }
+                cb.arrayStore(tk);
+                return;
+            }
+            // the CTA's shared arrays are this worker's alone while the CTA runs: plain read-modify-writes suffice
+            ClassDesc atomics = arr.op == Op.SHARED ? Vec.SHARED_ATOMICS : ClassDesc.of("dev.weft.Atomics");
+            cb.invokestatic(atomics, a.name(), MethodTypeDesc.ofDescriptor(a.descriptor()));
+            if (used) {
+                cb.arrayStore(tk);
+            } else if (tk.slotSize() == 2) {
+                cb.pop2();
+            } else {
+                cb.pop();
+            }
+        }
+
+        /** The old values, when read, from the scratch array into the atomic's registers. */
+        private void loadResults(Node x, boolean used) {
+            if (!used) {
+                return;
+            }
+            Kind k = x.kind;
+            int s = scratch.get(k);
             for (int r = 0; r < regs(k); r++) {
                 cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
                 cb.aload(s);
-                cb.loadConstant(resultOffset + r * lanes(k));
+                cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
                 storeVector(x, r);
             }

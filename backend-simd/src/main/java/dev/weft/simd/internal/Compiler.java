@@ -211,26 +211,24 @@ final class Compiler {
                     largest = largestMethod(bytes);
                     strides = false;
                 }
-                boolean compact = false;
                 if (largest > CodeGen.HUGE_METHOD_LIMIT) {
                     // Just over: the compact mask conversions may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
                             .withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
-                    compact = true;
                     strides = false;
                 }
                 if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT) {
-                    CodeGen full = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(compact)
-                            .withStrideLoops(strides);
+                    // The methods per resume point added to the class just made, whose methods are kept as they are.
                     try {
-                        byte[] withResume = full.generate(cd, variants);
+                        byte[] withResume = gen.withResumeMethods(bytes, variants);
                         int largestWithResume = largestMethod(withResume);
                         if (largestWithResume <= CodeGen.HUGE_METHOD_LIMIT) {
-                            gen = full;
                             bytes = withResume;
                             largest = largestWithResume;
+                        } else {
+                            gen.withoutResumeMethods();
                         }
                     } catch (IllegalArgumentException e) {
                         // Over 64 KiB: the general method alone.

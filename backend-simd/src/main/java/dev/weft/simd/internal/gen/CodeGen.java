@@ -318,8 +318,9 @@ public final class CodeGen {
      * their bytes, stack maps included, are not regenerated), runCta is replaced by the one that dispatches to the
      * new methods. The generator then stands for the class returned.
      *
-     * <p>Why not generate the class again with them: measured (cold JVM, compiling thread's CPU time), a block scan
-     * took 130 to 140 ms, of which some 50 ms went to generating its three variants' general methods a second time.
+     * <p>Why not generate the class again with them: that repeats the general methods, about a quarter of the
+     * generation of a kernel with two barriers (sampled, block scan in a cold JVM: three variants of one general and
+     * three resume methods each, all some 7500 bytes; the rest is the resume methods' emission and their stack maps).
      *
      * @return the class with the methods per resume point; {@code generalOnly} itself where the kernel gets none
      * @throws IllegalArgumentException as {@link #generate}, a method over 64 KiB

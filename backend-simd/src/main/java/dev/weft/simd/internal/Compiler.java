@@ -48,6 +48,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link WarmUp}) taking the compiler down every kind of path once in the background. Kernels with many
  * parameters paid besides for the binder's method-handle chain (see {@link Binder}). Not done: generating only
  * the variant a launch needs (the generated class dispatches to every variant statically).
+ *
+ * <p>Kernels with barriers cost more: a method per resume point and variant besides the general one (see
+ * CodeGen's resumePoints), each about the general method's size, so a block scan generates 12 methods of some 7500
+ * bytes. The class is generated first without them (a size too large for the group is found at that price), then
+ * they are added to it ({@link CodeGen#withResumeMethods}, the general methods kept as they are). Sampled, the time
+ * is the methods' emission and the ClassFile API's label and stack map work, not the per-method planning. Measured
+ * (compiling thread's CPU, fresh JVMs, after two other kernels) 100 to 250 ms for the phased benchmark kernels
+ * against 10 to 35 ms for those without barriers. Not done: compiling them in tiers (the general methods first,
+ * the resume methods in the background, swapped into the kernel's binder when ready).
  */
 final class Compiler {
 
@@ -55,6 +64,14 @@ final class Compiler {
     static final int GROUP_OVERRIDE = Integer.getInteger("weft.simd.group", 0);
 
     private static final AtomicInteger SERIAL = new AtomicInteger();
+
+    /**
+     * The largest method the compact mask conversions are tried for: they save 3 bytes a conversion, some 2% of a
+     * kernel (register-blocked sgemm in groups of 16: 10051 bytes, 9865 compact), so a kernel further over the
+     * limit than 10% skips that generation (a cold JVM's first compile of that kernel spent some 30 ms of CPU on it)
+     * and goes to the smaller group at once.
+     */
+    private static final int COMPACT_MASKS_REACH = CodeGen.HUGE_METHOD_LIMIT + CodeGen.HUGE_METHOD_LIMIT / 10;
 
     /**
      * What a compilation produced, shared by every lambda class with this implementation method.
@@ -211,26 +228,24 @@ final class Compiler {
                     largest = largestMethod(bytes);
                     strides = false;
                 }
-                boolean compact = false;
-                if (largest > CodeGen.HUGE_METHOD_LIMIT) {
+                if (largest > CodeGen.HUGE_METHOD_LIMIT && largest <= COMPACT_MASKS_REACH) {
                     // Just over: the compact mask conversions may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
                             .withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
-                    compact = true;
                     strides = false;
                 }
                 if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT) {
-                    CodeGen full = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(compact)
-                            .withStrideLoops(strides);
+                    // The methods per resume point added to the class just made, whose methods are kept as they are.
                     try {
-                        byte[] withResume = full.generate(cd, variants);
+                        byte[] withResume = gen.withResumeMethods(bytes, variants);
                         int largestWithResume = largestMethod(withResume);
                         if (largestWithResume <= CodeGen.HUGE_METHOD_LIMIT) {
-                            gen = full;
                             bytes = withResume;
                             largest = largestWithResume;
+                        } else {
+                            gen.withoutResumeMethods();
                         }
                     } catch (IllegalArgumentException e) {
                         // Over 64 KiB: the general method alone.

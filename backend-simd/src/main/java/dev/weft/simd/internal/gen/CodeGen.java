@@ -31,10 +31,14 @@ import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Warp;
+import java.lang.classfile.ClassBuilder;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
+import java.lang.classfile.MethodModel;
 import java.lang.classfile.Opcode;
 import java.lang.classfile.TypeKind;
 import java.lang.classfile.instruction.OperatorInstruction;
@@ -292,122 +296,7 @@ public final class CodeGen {
                 }
                 cb.return_();
             });
-            clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> {
-                cb.aload(1);
-                cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
-                cb.astore(2);
-                cb.aload(2);
-                cb.invokevirtual(Vec.DIM3, "x", mt(CD_int));
-                cb.istore(3);
-                cb.aload(2);
-                cb.invokevirtual(Vec.DIM3, "y", mt(CD_int));
-                cb.istore(4);
-                cb.aload(2);
-                cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
-                cb.istore(5);
-                // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
-                for (Variant v : variants) {
-                    int vn = v.group() > 0 ? v.group() : n;
-                    Label next = cb.newLabel();
-                    switch (v.layout()) {
-                        case LINE -> {
-                            cb.iload(4);
-                            cb.iload(5);
-                            cb.imul();
-                            cb.iconst_1();
-                            cb.if_icmpne(next);
-                        }
-                        case ROWS -> {
-                            Label take = cb.newLabel();
-                            cb.iload(3);
-                            cb.loadConstant(vn);
-                            cb.irem();
-                            cb.ifeq(take);
-                            cb.iload(4);
-                            cb.iload(5);
-                            cb.imul();
-                            cb.iconst_1();
-                            cb.if_icmpne(next);
-                            cb.labelBinding(take);
-                        }
-                        case GENERAL -> {
-                        }
-                    }
-                    // With barriers, a variant runs one phase per call (every group to its next barrier); the
-                    // loop here runs phases until every thread has returned (see Phases).
-                    Label phase = cb.newLabel();
-                    if (phased()) {
-                        cb.iload(3);
-                        cb.iload(4);
-                        cb.imul();
-                        cb.iload(5);
-                        cb.imul();
-                        cb.loadConstant(vn);
-                        cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
-                        cb.astore(6);
-                        cb.labelBinding(phase);
-                    }
-                    if (phased()) {
-                        // Where every group resumes, when they all resume at one point (always, but for barrier
-                        // nodes that share a call site): the method for that point, whose code is reducible.
-                        List<Integer> points = resumePoints();
-                        Label general = cb.newLabel();
-                        Label ran = cb.newLabel();
-                        if (!points.isEmpty()) {
-                            cb.aload(6);
-                            cb.iload(3);
-                            cb.iload(4);
-                            cb.imul();
-                            cb.iload(5);
-                            cb.imul();
-                            cb.loadConstant(vn);
-                            cb.invokevirtual(Vec.PHASES, "resumePoint", mt(CD_int, CD_int, CD_int));
-                            List<SwitchCase> cases = new ArrayList<>();
-                            List<Label> targets = new ArrayList<>();
-                            for (int r : points) {
-                                Label l = cb.newLabel();
-                                targets.add(l);
-                                cases.add(SwitchCase.of(r, l));
-                            }
-                            cb.lookupswitch(general, cases);
-                            for (int i = 0; i < points.size(); i++) {
-                                cb.labelBinding(targets.get(i));
-                                variantCall(cb, name, params, variantType, v.method() + "$" + points.get(i));
-                                cb.goto_(ran);
-                            }
-                        }
-                        cb.labelBinding(general);
-                        variantCall(cb, name, params, variantType, v.method());
-                        cb.labelBinding(ran);
-                        cb.aload(6);
-                        cb.aload(1);
-                        cb.iload(3);
-                        cb.iload(4);
-                        cb.imul();
-                        cb.iload(5);
-                        cb.imul();
-                        cb.loadConstant(vn);
-                        cb.loadConstant(barrierTable());
-                        cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
-                        cb.ifne(phase);
-                        cb.return_();
-                    } else {
-                        for (Param p : params) {
-                            cb.aload(0);
-                            cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
-                        }
-                        cb.aload(1);
-                        cb.iload(3);
-                        cb.iload(4);
-                        cb.iload(5);
-                        cb.iconst_1();
-                        cb.invokestatic(name, v.method(), variantType);
-                        cb.return_();
-                    }
-                    cb.labelBinding(next);
-                }
-                cb.return_();
-            });
+            clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> runCta(cb, name, variants, variantType));
             if (!phased() && profiling == null && CTA_ROWS) {
                 clb.withMethodBody("runCtaRow", mt(CD_void, Vec.CTA, CD_int), ClassFile.ACC_PUBLIC,
                         cb -> ctaRow(cb, name, variants, variantType));
@@ -418,15 +307,179 @@ public final class CodeGen {
                     MethodGen mg = new MethodGen(cb, v, -1);
                     mg.emit();
                 });
-                for (int r : resumePoints()) {
-                    v.u().apply();
-                    clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
-                        MethodGen mg = new MethodGen(cb, v, r);
-                        mg.emit();
-                    });
-                }
+                resumeMethods(clb, v);
             }
         });
+    }
+
+    /**
+     * Adds the methods per resume point to a class {@link #generate} made {@link #withoutResumeMethods without them}
+     * (same generator, same variants): its other methods are copied as they are (the constant pool is shared, so
+     * their bytes, stack maps included, are not regenerated), runCta is replaced by the one that dispatches to the
+     * new methods. The generator then stands for the class returned.
+     *
+     * <p>Why not generate the class again with them: that repeats the general methods, about a quarter of the
+     * generation of a kernel with two barriers (sampled, block scan in a cold JVM: three variants of one general and
+     * three resume methods each, all some 7500 bytes; the rest is the resume methods' emission and their stack maps).
+     *
+     * @return the class with the methods per resume point; {@code generalOnly} itself where the kernel gets none
+     * @throws IllegalArgumentException as {@link #generate}, a method over 64 KiB
+     */
+    public byte[] withResumeMethods(byte[] generalOnly, List<Variant> variants) {
+        if (!noResumeMethods || className == null) {
+            throw new IllegalStateException("internal error in Weft (please report): withResumeMethods needs a class generated withoutResumeMethods");
+        }
+        noResumeMethods = false;
+        if (resumePoints().isEmpty()) {
+            noResumeMethods = true;
+            return generalOnly;
+        }
+        ClassDesc name = className;
+        MethodTypeDesc type = variantType;
+        try {
+            ClassModel cm = CLASS_FILE.parse(generalOnly);
+            ClassTransform t = ClassTransform.dropping(e -> e instanceof MethodModel m && m.methodName().equalsString("runCta"))
+                    .andThen(ClassTransform.endHandler(clb -> {
+                        clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> runCta(cb, name, variants, type));
+                        for (Variant v : variants) {
+                            resumeMethods(clb, v);
+                        }
+                    }));
+            return CLASS_FILE.transformClass(cm, t);
+        } catch (RuntimeException e) {
+            noResumeMethods = true;
+            throw e;
+        }
+    }
+
+    /** The variant's methods per resume point (none where {@link #resumePoints} has none). */
+    private void resumeMethods(ClassBuilder clb, Variant v) {
+        for (int r : resumePoints()) {
+            v.u().apply();
+            clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
+                MethodGen mg = new MethodGen(cb, v, r);
+                mg.emit();
+            });
+        }
+    }
+
+    /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */
+    private void runCta(CodeBuilder cb, ClassDesc name, List<Variant> variants, MethodTypeDesc variantType) {
+        List<Param> params = g.params;
+            cb.aload(1);
+            cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
+            cb.astore(2);
+            cb.aload(2);
+            cb.invokevirtual(Vec.DIM3, "x", mt(CD_int));
+            cb.istore(3);
+            cb.aload(2);
+            cb.invokevirtual(Vec.DIM3, "y", mt(CD_int));
+            cb.istore(4);
+            cb.aload(2);
+            cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
+            cb.istore(5);
+            // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
+            for (Variant v : variants) {
+                int vn = v.group() > 0 ? v.group() : n;
+                Label next = cb.newLabel();
+                switch (v.layout()) {
+                    case LINE -> {
+                        cb.iload(4);
+                        cb.iload(5);
+                        cb.imul();
+                        cb.iconst_1();
+                        cb.if_icmpne(next);
+                    }
+                    case ROWS -> {
+                        Label take = cb.newLabel();
+                        cb.iload(3);
+                        cb.loadConstant(vn);
+                        cb.irem();
+                        cb.ifeq(take);
+                        cb.iload(4);
+                        cb.iload(5);
+                        cb.imul();
+                        cb.iconst_1();
+                        cb.if_icmpne(next);
+                        cb.labelBinding(take);
+                    }
+                    case GENERAL -> {
+                    }
+                }
+                // With barriers, a variant runs one phase per call (every group to its next barrier); the
+                // loop here runs phases until every thread has returned (see Phases).
+                Label phase = cb.newLabel();
+                if (phased()) {
+                    cb.iload(3);
+                    cb.iload(4);
+                    cb.imul();
+                    cb.iload(5);
+                    cb.imul();
+                    cb.loadConstant(vn);
+                    cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
+                    cb.astore(6);
+                    cb.labelBinding(phase);
+                }
+                if (phased()) {
+                    // Where every group resumes, when they all resume at one point (always, but for barrier
+                    // nodes that share a call site): the method for that point, whose code is reducible.
+                    List<Integer> points = resumePoints();
+                    Label general = cb.newLabel();
+                    Label ran = cb.newLabel();
+                    if (!points.isEmpty()) {
+                        cb.aload(6);
+                        cb.iload(3);
+                        cb.iload(4);
+                        cb.imul();
+                        cb.iload(5);
+                        cb.imul();
+                        cb.loadConstant(vn);
+                        cb.invokevirtual(Vec.PHASES, "resumePoint", mt(CD_int, CD_int, CD_int));
+                        List<SwitchCase> cases = new ArrayList<>();
+                        List<Label> targets = new ArrayList<>();
+                        for (int r : points) {
+                            Label l = cb.newLabel();
+                            targets.add(l);
+                            cases.add(SwitchCase.of(r, l));
+                        }
+                        cb.lookupswitch(general, cases);
+                        for (int i = 0; i < points.size(); i++) {
+                            cb.labelBinding(targets.get(i));
+                            variantCall(cb, name, params, variantType, v.method() + "$" + points.get(i));
+                            cb.goto_(ran);
+                        }
+                    }
+                    cb.labelBinding(general);
+                    variantCall(cb, name, params, variantType, v.method());
+                    cb.labelBinding(ran);
+                    cb.aload(6);
+                    cb.aload(1);
+                    cb.iload(3);
+                    cb.iload(4);
+                    cb.imul();
+                    cb.iload(5);
+                    cb.imul();
+                    cb.loadConstant(vn);
+                    cb.loadConstant(barrierTable());
+                    cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
+                    cb.ifne(phase);
+                    cb.return_();
+                } else {
+                    for (Param p : params) {
+                        cb.aload(0);
+                        cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+                    }
+                    cb.aload(1);
+                    cb.iload(3);
+                    cb.iload(4);
+                    cb.iload(5);
+                    cb.iconst_1();
+                    cb.invokestatic(name, v.method(), variantType);
+                    cb.return_();
+                }
+                cb.labelBinding(next);
+            }
+            cb.return_();
     }
 
     /**

@@ -52,18 +52,7 @@ public final class StrideLoops {
     public final Map<Cfg.Loop, StrideLoop> loops = new IdentityHashMap<>();
 
     public StrideLoops(Graph g, Cfg cfg, Uniformity u, MaskPlan plan) {
-        Map<Node, Integer> uses = new IdentityHashMap<>();
-        for (Block b : g.blocks) {
-            for (Node x : b.phis) {
-                x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
-            }
-            for (Node x : b.nodes) {
-                x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
-            }
-            if (b.cond != null) {
-                uses.merge(b.cond, 1, Integer::sum);
-            }
-        }
+        Map<Node, Integer> uses = g.useCounts();
         for (Cfg.Loop l : cfg.loops) {
             StrideLoop s = match(l, cfg, u, plan, uses);
             if (s != null) {

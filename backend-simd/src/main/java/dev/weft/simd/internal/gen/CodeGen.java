@@ -893,18 +893,7 @@ public final class CodeGen {
                     needShadow(b.cond);
                 }
             }
-            Map<Node, Integer> uses = new IdentityHashMap<>();
-            for (Block b : g.blocks) {
-                for (Node x : b.phis) {
-                    x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
-                }
-                for (Node x : b.nodes) {
-                    x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
-                }
-                if (b.cond != null) {
-                    uses.merge(b.cond, 1, Integer::sum);
-                }
-            }
+            Map<Node, Integer> uses = g.useCounts();
             for (Block b : g.blocks) {
                 Node c = b.cond;
                 if (b.exit == Block.Exit.IF && c != null && c.op == Op.TEST && c.block == b && c.isVarying()
@@ -3707,6 +3696,32 @@ public final class CodeGen {
         }
 
         /**
+         * With the lane bits of the indexes outside {@code arr} on the stack (lane {@code i} of the group at bit
+         * {@code i}; {@code map} holds the group's indexes): if any, the first such lane faults as the reference's
+         * thread would, and it and the lanes after it leave the masks ({@link #kill}).
+         */
+        private void faultAtFirstOutside(int map, Node arr) {
+            Label ok = cb.newLabel();
+            cb.dup2();
+            cb.lstore(bitsSlot);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(ok);
+            cb.lload(bitsSlot);
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.istore(kSlot);
+            cb.aload(map);
+            cb.iload(kSlot);
+            cb.iaload();
+            scalar(arr);
+            cb.arraylength();
+            cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+            cb.astore(faultCauseSlot);
+            kill();
+            cb.labelBinding(ok);
+        }
+
+        /**
          * Puts the index vector into the int scratch array, faults the first active lane out of bounds, then
          * replaces the indices of inactive lanes by 0 so that an unmasked gather reads only valid elements.
          */
@@ -3726,24 +3741,7 @@ public final class CodeGen {
                     cb.lor();
                 }
             }
-            Label ok = cb.newLabel();
-            cb.dup2();
-            cb.lstore(bitsSlot);
-            cb.lconst_0();
-            cb.lcmp();
-            cb.ifeq(ok);
-            cb.lload(bitsSlot);
-            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
-            cb.istore(kSlot);
-            cb.aload(map);
-            cb.iload(kSlot);
-            cb.iaload();
-            scalar(arr);
-            cb.arraylength();
-            cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
-            cb.astore(faultCauseSlot);
-            kill();
-            cb.labelBinding(ok);
+            faultAtFirstOutside(map, arr);
             for (int r = 0; r < regs32; r++) {
                 vector(idx, r, cur);
                 curMask(Kind.INT, r);
@@ -4000,24 +3998,7 @@ public final class CodeGen {
                     cb.lor();
                 }
             }
-            Label ok = cb.newLabel();
-            cb.dup2();
-            cb.lstore(bitsSlot);
-            cb.lconst_0();
-            cb.lcmp();
-            cb.ifeq(ok);
-            cb.lload(bitsSlot);
-            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
-            cb.istore(kSlot);
-            cb.aload(map);
-            cb.iload(kSlot);
-            cb.iaload();
-            scalar(arr);
-            cb.arraylength();
-            cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
-            cb.astore(faultCauseSlot);
-            kill();
-            cb.labelBinding(ok);
+            faultAtFirstOutside(map, arr);
             storeOperands(x);
             int left = temp(TypeKind.LONG);
             int j = temp(TypeKind.INT);

@@ -1,7 +1,9 @@
 package dev.weft.simd.internal.ir;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** A kernel as IR: blocks (the first is the entry), its parameters, and where it came from. */
 public final class Graph {
@@ -38,5 +40,22 @@ public final class Graph {
     /** Renumbers blocks in list order (after unreachable ones are removed). */
     public void removeBlocks(List<Block> dead) {
         blocks.removeAll(dead);
+    }
+
+    /** How many times each value is read: by phis, nodes and branch conditions. */
+    public Map<Node, Integer> useCounts() {
+        Map<Node, Integer> uses = new IdentityHashMap<>();
+        for (Block b : blocks) {
+            for (Node x : b.phis) {
+                x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+            }
+            for (Node x : b.nodes) {
+                x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+            }
+            if (b.cond != null) {
+                uses.merge(b.cond, 1, Integer::sum);
+            }
+        }
+        return uses;
     }
 }

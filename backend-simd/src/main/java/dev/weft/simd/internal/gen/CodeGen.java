@@ -543,7 +543,8 @@ public final class CodeGen {
 
     /**
      * The resume points that get a method of their own: 0 (the first phase: every group at the kernel's start)
-     * and each barrier node's number; none without barriers, or with more than {@link #MAX_RESUME_METHODS}.
+     * and each barrier node's number; none without barriers, or with more than {@link #MAX_RESUME_METHODS}
+     * ({@code -Dweft.simd.noResumeMethods=true}: none, to measure what they buy).
      *
      * <p>Why. The general method starts each group with a switch that jumps to where it stopped, into the middle
      * of the loop that holds the barriers: a loop with several entries, which C2 does not optimise as a loop, and

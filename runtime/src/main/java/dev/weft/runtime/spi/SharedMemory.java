@@ -23,8 +23,7 @@ public final class SharedMemory {
      * @param limitName what the limit is, for the error message
      */
     public void reset(int limitBytes, String limitName) {
-        this.count = 0;
-        this.bytes = 0;
+        reset();
         this.limitBytes = limitBytes;
         if (this.limitName != limitName) {
             this.limitName = limitName; // a reference store only when it changes: see Cta.start

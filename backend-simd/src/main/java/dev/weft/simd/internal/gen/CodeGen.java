@@ -365,121 +365,67 @@ public final class CodeGen {
 
     /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */
     private void runCta(CodeBuilder cb, ClassDesc name, List<Variant> variants, MethodTypeDesc variantType) {
-        List<Param> params = g.params;
-            cb.aload(1);
-            cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
-            cb.astore(2);
-            cb.aload(2);
-            cb.invokevirtual(Vec.DIM3, "x", mt(CD_int));
-            cb.istore(3);
-            cb.aload(2);
-            cb.invokevirtual(Vec.DIM3, "y", mt(CD_int));
-            cb.istore(4);
-            cb.aload(2);
-            cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
-            cb.istore(5);
-            // Dispatch on the CTA's shape: line (1D), rows (groups within x-rows), or general.
-            for (Variant v : variants) {
-                int vn = v.group() > 0 ? v.group() : n;
-                Label next = cb.newLabel();
-                switch (v.layout()) {
-                    case LINE -> {
-                        cb.iload(4);
-                        cb.iload(5);
-                        cb.imul();
-                        cb.iconst_1();
-                        cb.if_icmpne(next);
-                    }
-                    case ROWS -> {
-                        Label take = cb.newLabel();
-                        cb.iload(3);
-                        cb.loadConstant(vn);
-                        cb.irem();
-                        cb.ifeq(take);
-                        cb.iload(4);
-                        cb.iload(5);
-                        cb.imul();
-                        cb.iconst_1();
-                        cb.if_icmpne(next);
-                        cb.labelBinding(take);
-                    }
-                    case GENERAL -> {
-                    }
-                }
-                // With barriers, a variant runs one phase per call (every group to its next barrier); the
-                // loop here runs phases until every thread has returned (see Phases).
+        readShape(cb, 2);
+        for (Variant v : variants) {
+            int vn = v.group() > 0 ? v.group() : n;
+            Label next = cb.newLabel();
+            layoutTest(cb, v, 3, next);
+            if (phased()) {
+                // With barriers, a variant runs one phase per call (every group to its next barrier); the loop
+                // here runs phases until every thread has returned (see Phases).
                 Label phase = cb.newLabel();
-                if (phased()) {
-                    cb.iload(3);
-                    cb.iload(4);
-                    cb.imul();
-                    cb.iload(5);
-                    cb.imul();
-                    cb.loadConstant(vn);
-                    cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
-                    cb.astore(6);
-                    cb.labelBinding(phase);
-                }
-                if (phased()) {
-                    // Where every group resumes, when they all resume at one point (always, but for barrier
-                    // nodes that share a call site): the method for that point, whose code is reducible.
-                    List<Integer> points = resumePoints();
-                    Label general = cb.newLabel();
-                    Label ran = cb.newLabel();
-                    if (!points.isEmpty()) {
-                        cb.aload(6);
-                        cb.iload(3);
-                        cb.iload(4);
-                        cb.imul();
-                        cb.iload(5);
-                        cb.imul();
-                        cb.loadConstant(vn);
-                        cb.invokevirtual(Vec.PHASES, "resumePoint", mt(CD_int, CD_int, CD_int));
-                        List<SwitchCase> cases = new ArrayList<>();
-                        List<Label> targets = new ArrayList<>();
-                        for (int r : points) {
-                            Label l = cb.newLabel();
-                            targets.add(l);
-                            cases.add(SwitchCase.of(r, l));
-                        }
-                        cb.lookupswitch(general, cases);
-                        for (int i = 0; i < points.size(); i++) {
-                            cb.labelBinding(targets.get(i));
-                            variantCall(cb, name, params, variantType, v.method() + "$" + points.get(i));
-                            cb.goto_(ran);
-                        }
-                    }
-                    cb.labelBinding(general);
-                    variantCall(cb, name, params, variantType, v.method());
-                    cb.labelBinding(ran);
+                threadsOfCta(cb);
+                cb.loadConstant(vn);
+                cb.invokestatic(Vec.PHASES, "begin", mt(Vec.PHASES, CD_int, CD_int));
+                cb.astore(6);
+                cb.labelBinding(phase);
+                // Where every group resumes, when they all resume at one point (always, but for barrier nodes
+                // that share a call site): the method for that point, whose code is reducible.
+                List<Integer> points = resumePoints();
+                Label general = cb.newLabel();
+                Label ran = cb.newLabel();
+                if (!points.isEmpty()) {
                     cb.aload(6);
-                    cb.aload(1);
-                    cb.iload(3);
-                    cb.iload(4);
-                    cb.imul();
-                    cb.iload(5);
-                    cb.imul();
+                    threadsOfCta(cb);
                     cb.loadConstant(vn);
-                    cb.loadConstant(barrierTable());
-                    cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
-                    cb.ifne(phase);
-                    cb.return_();
-                } else {
-                    for (Param p : params) {
-                        cb.aload(0);
-                        cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+                    cb.invokevirtual(Vec.PHASES, "resumePoint", mt(CD_int, CD_int, CD_int));
+                    List<SwitchCase> cases = new ArrayList<>();
+                    List<Label> targets = new ArrayList<>();
+                    for (int r : points) {
+                        Label l = cb.newLabel();
+                        targets.add(l);
+                        cases.add(SwitchCase.of(r, l));
                     }
-                    cb.aload(1);
-                    cb.iload(3);
-                    cb.iload(4);
-                    cb.iload(5);
-                    cb.iconst_1();
-                    cb.invokestatic(name, v.method(), variantType);
-                    cb.return_();
+                    cb.lookupswitch(general, cases);
+                    for (int k = 0; k < points.size(); k++) {
+                        cb.labelBinding(targets.get(k));
+                        variantCall(cb, name, variantType, v.method() + "$" + points.get(k));
+                        cb.goto_(ran);
+                    }
                 }
-                cb.labelBinding(next);
+                cb.labelBinding(general);
+                variantCall(cb, name, variantType, v.method());
+                cb.labelBinding(ran);
+                cb.aload(6);
+                cb.aload(1);
+                threadsOfCta(cb);
+                cb.loadConstant(vn);
+                cb.loadConstant(barrierTable());
+                cb.invokevirtual(Vec.PHASES, "next", mt(CD_boolean, Vec.CTA, CD_int, CD_int, CD_String));
+                cb.ifne(phase);
+            } else {
+                pushParams(cb, name);
+                cb.aload(1);
+                cb.iload(3);
+                cb.iload(4);
+                cb.iload(5);
+                cb.iconst_1();
+                cb.invokestatic(name, v.method(), variantType);
             }
             cb.return_();
+            cb.labelBinding(next);
+        }
+        cb.return_(); // the variants cover every shape the compiler accepted
     }
 
     /**
@@ -488,41 +434,11 @@ public final class CodeGen {
      * per-CTA call, the dispatch above and the variant's prologue took about 15% of the time, one call per CTA.
      */
     private void ctaRow(CodeBuilder cb, ClassDesc name, List<Variant> variants, MethodTypeDesc variantType) {
-        cb.aload(1);
-        cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
-        cb.astore(3);
-        cb.aload(3);
-        cb.invokevirtual(Vec.DIM3, "x", mt(CD_int));
-        cb.istore(4);
-        cb.aload(3);
-        cb.invokevirtual(Vec.DIM3, "y", mt(CD_int));
-        cb.istore(5);
-        cb.aload(3);
-        cb.invokevirtual(Vec.DIM3, "z", mt(CD_int));
-        cb.istore(6);
-        // The same choice of variant as runCta's.
+        readShape(cb, 3);
         for (Variant v : variants) {
-            int vn = v.group() > 0 ? v.group() : n;
             Label next = cb.newLabel();
-            Label take = cb.newLabel();
-            if (v.layout() == Layout.ROWS) {
-                cb.iload(4);
-                cb.loadConstant(vn);
-                cb.irem();
-                cb.ifeq(take);
-            }
-            if (v.layout() != Layout.GENERAL) {
-                cb.iload(5);
-                cb.iload(6);
-                cb.imul();
-                cb.iconst_1();
-                cb.if_icmpne(next);
-            }
-            cb.labelBinding(take);
-            for (Param p : g.params) {
-                cb.aload(0);
-                cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
-            }
+            layoutTest(cb, v, 4, next);
+            pushParams(cb, name);
             cb.aload(1);
             cb.iload(4);
             cb.iload(5);
@@ -532,7 +448,60 @@ public final class CodeGen {
             cb.return_();
             cb.labelBinding(next);
         }
-        cb.return_(); // as runCta's: the variants cover every shape the compiler accepted
+        cb.return_(); // as runCta's
+    }
+
+    /** The CTA's blockDim (parameter 1) into local {@code dimSlot}, and its x, y and z into the three after it. */
+    private static void readShape(CodeBuilder cb, int dimSlot) {
+        cb.aload(1);
+        cb.invokevirtual(Vec.CTA, "blockDim", mt(Vec.DIM3));
+        cb.astore(dimSlot);
+        String[] axes = {"x", "y", "z"};
+        for (int a = 0; a < 3; a++) {
+            cb.aload(dimSlot);
+            cb.invokevirtual(Vec.DIM3, axes[a], mt(CD_int));
+            cb.istore(dimSlot + 1 + a);
+        }
+    }
+
+    /**
+     * Jumps to {@code next} unless the CTA's shape (blockDim.x, .y, .z in locals {@code xSlot} on) is one the
+     * variant serves: line (1D), rows (groups within x-rows), or general (any).
+     */
+    private void layoutTest(CodeBuilder cb, Variant v, int xSlot, Label next) {
+        int vn = v.group() > 0 ? v.group() : n;
+        Label take = cb.newLabel();
+        if (v.layout() == Layout.ROWS) {
+            cb.iload(xSlot);
+            cb.loadConstant(vn);
+            cb.irem();
+            cb.ifeq(take);
+        }
+        if (v.layout() != Layout.GENERAL) {
+            cb.iload(xSlot + 1);
+            cb.iload(xSlot + 2);
+            cb.imul();
+            cb.iconst_1();
+            cb.if_icmpne(next);
+        }
+        cb.labelBinding(take);
+    }
+
+    /** runCta's threads per CTA, from its shape locals. */
+    private static void threadsOfCta(CodeBuilder cb) {
+        cb.iload(3);
+        cb.iload(4);
+        cb.imul();
+        cb.iload(5);
+        cb.imul();
+    }
+
+    /** The kernel's parameters, from the program's fields. */
+    private void pushParams(CodeBuilder cb, ClassDesc name) {
+        for (Param p : g.params) {
+            cb.aload(0);
+            cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+        }
     }
 
     /**
@@ -568,11 +537,8 @@ public final class CodeGen {
     }
 
     /** Calls a variant method of the CTA program: its parameters from the fields, the CTA and shape from runCta's locals. */
-    private static void variantCall(CodeBuilder cb, ClassDesc name, List<Param> params, MethodTypeDesc type, String method) {
-        for (Param p : params) {
-            cb.aload(0);
-            cb.getfield(name, "p" + p.index(), Vec.scalar(p.kind()));
-        }
+    private void variantCall(CodeBuilder cb, ClassDesc name, MethodTypeDesc type, String method) {
+        pushParams(cb, name);
         cb.aload(1);
         cb.iload(3);
         cb.iload(4);

@@ -248,10 +248,13 @@ public final class CodeGen {
     /**
      * The ClassFile context of every generation. Stack maps merge the generated code's reference types (vectors,
      * masks, arrays, Weft's classes): the resolver answers from the loaded classes, and once per type per JVM.
+     * Its cache is a ConcurrentHashMap: {@code cached()}'s default is a HashMap, whose computeIfAbsent threw
+     * ConcurrentModificationException when the warm-up and a user's compile resolved types at once (the user's
+     * kernel then fell back to the reference executor).
      */
     private static final ClassFile CLASS_FILE = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
             ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
-                    .orElse(ClassHierarchyResolver.defaultResolver()).cached()));
+                    .orElse(ClassHierarchyResolver.defaultResolver()).cached(java.util.concurrent.ConcurrentHashMap::new)));
 
     /**
      * Generates the class.

@@ -137,7 +137,7 @@ class CodeShapeTest {
      * its k-loop kept the accumulator on the stack.
      */
     @Test
-    void generatedCode_tiledMatmul_resumeMethodsReducible(@TempDir Path dir) throws IOException {
+    void generatedCode_tiledMatmul_resumeMethodsReducible(@TempDir Path dir) throws IOException, InterruptedException {
         int n = 48;
         float[] a = new float[n * n];
         float[] b = new float[n * n];
@@ -169,6 +169,9 @@ class CodeShapeTest {
                 }
                 c[row * n + col] = sum;
             };
+            // The methods per resume point come from a background compile: launch once they are in place.
+            device.compileReport(k);
+            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
             device.launch(Dim3.of(n / 16, n / 16), Dim3.of(16, 16), k);
         } finally {
             if (before == null) {

@@ -92,14 +92,31 @@ final class Binder {
             if (getters.length == 0) {
                 binder.direct = MethodHandles.dropArguments(generic, 0, Kernel.class);
             } else {
-                Thread t = new Thread(() -> binder.direct = chain(generic, getters), "weft-binder");
-                t.setDaemon(true);
-                t.start();
+                Background.start("weft-binder", new ChainJob(binder, generic, getters));
             }
             return binder;
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Fields not readable here: fall back to serializing each kernel object.
             return new Binder(null, spread, params, staticGetters);
+        }
+    }
+
+    /** Builds the direct handle in the background, after any user compile under way (see {@link Background}). */
+    private static final class ChainJob implements Runnable {
+        private final Binder binder;
+        private final MethodHandle generic;
+        private final MethodHandle[] getters;
+
+        ChainJob(Binder binder, MethodHandle generic, MethodHandle[] getters) {
+            this.binder = binder;
+            this.generic = generic;
+            this.getters = getters;
+        }
+
+        @Override
+        public void run() {
+            Background.yieldToForeground();
+            binder.direct = chain(generic, getters);
         }
     }
 

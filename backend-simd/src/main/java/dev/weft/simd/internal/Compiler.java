@@ -82,7 +82,107 @@ final class Compiler {
      * @param compileNanos how long the compilation took
      * @param profiling the counters, for a profiling variant; null for the ordinary code
      */
-    record Code(MethodHandle constructor, List<Param> params, String listing, long compileNanos, Profiling profiling) {
+    record Code(MethodHandle constructor, List<Param> params, String listing, long compileNanos, Profiling profiling,
+            Resumed resumed) {
+    }
+
+    /**
+     * Whether a kernel with barriers gets its methods per resume point from a background compile (the kernel
+     * launching meanwhile on its general methods); {@code -Dweft.simd.backgroundResume=false} generates them
+     * within the compile, as before.
+     */
+    static final boolean BACKGROUND_RESUME = !"false".equals(System.getProperty("weft.simd.backgroundResume"));
+
+    /** What takes a kernel's second tier: each binder of the kernel's classes (see {@link Resumed}). */
+    interface Upgradable {
+        /** The class with the methods per resume point is defined: its constructor, parameters as before. */
+        void upgrade(MethodHandle constructor);
+    }
+
+    /**
+     * The second tier of a kernel with barriers: its class with the methods per resume point, defined by a
+     * background compile. Until then launches run the class without them, whose general methods compute the same
+     * results (each phase resumes each group wherever it stopped), slower once C2 has compiled them; the kernel's
+     * binders then switch to the new class for the next launch (a launch binds once, so runs one class). Where the
+     * methods do not fit (over {@link CodeGen#HUGE_METHOD_LIMIT} or 64 KiB) the first class stays, as it did when
+     * they were generated within the compile.
+     */
+    static final class Resumed {
+        private MethodHandle constructor;
+        private boolean done;
+        private List<Upgradable> waiting = new ArrayList<>();
+
+        /** Calls {@code u} with the new constructor when it is ready, or at once if it is. */
+        void whenReady(Upgradable u) {
+            MethodHandle ready;
+            synchronized (this) {
+                if (!done) {
+                    waiting.add(u);
+                    return;
+                }
+                ready = constructor;
+            }
+            if (ready != null) {
+                u.upgrade(ready);
+            }
+        }
+
+        /** Ends the tier: {@code ctor} null where the first class stays. */
+        void complete(MethodHandle ctor) {
+            List<Upgradable> call;
+            synchronized (this) {
+                constructor = ctor;
+                done = true;
+                call = waiting;
+                waiting = null;
+            }
+            if (ctor != null) {
+                for (Upgradable u : call) {
+                    u.upgrade(ctor);
+                }
+            }
+        }
+    }
+
+    /** Generates and defines the class with the methods per resume point, on a background thread. */
+    private static final class ResumeJob implements Runnable {
+        private final CodeGen gen;
+        private final byte[] generalOnly;
+        private final List<CodeGen.Variant> variants;
+        private final ClassDesc cd;
+        private final MethodType ctorType;
+        private final Resumed resumed;
+
+        ResumeJob(CodeGen gen, byte[] generalOnly, List<CodeGen.Variant> variants, ClassDesc cd, MethodType ctorType, Resumed resumed) {
+            this.gen = gen;
+            this.generalOnly = generalOnly;
+            this.variants = variants;
+            this.cd = cd;
+            this.ctorType = ctorType;
+            this.resumed = resumed;
+        }
+
+        @Override
+        public void run() {
+            MethodHandle ctor = null;
+            try {
+                Background.yieldToForeground();
+                byte[] withResume = gen.withResumeMethods(generalOnly, variants);
+                if (withResume != generalOnly && largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
+                    dump(cd, withResume);
+                    MethodHandles.Lookup lookup = HiddenClasses.define(withResume);
+                    ctor = lookup.findConstructor(lookup.lookupClass(), ctorType);
+                }
+            } catch (RuntimeException | ReflectiveOperationException | LinkageError e) {
+                // Over 64 KiB, or not loadable: the general methods stay, with the same results.
+                if (!(e instanceof IllegalArgumentException)) {
+                    System.getLogger("dev.weft").log(System.Logger.Level.WARNING, "weft: internal error (please report):"
+                            + " the methods per resume point of " + cd.displayName() + " do not load; the kernel keeps its general methods: " + e);
+                }
+            } finally {
+                resumed.complete(ctor);
+            }
+        }
     }
 
     private Compiler() {
@@ -201,7 +301,7 @@ final class Compiler {
             java.util.Map<Block, List<String>> keptGeneral = new java.util.IdentityHashMap<>();
             listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
                     + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform"
-                    + (variants.stream().anyMatch(v -> v.group() > 0) ? "; the same code also runs in groups of " + narrow
+                    + (hasNarrow(variants) ? "; the same code also runs in groups of " + narrow
                             + " threads when blockDim.x is a multiple of " + narrow : ""), ua, pa, keptRows));
             if (readsThreadIdx) {
                 MaskPlan pb = analyses.plan(ub);
@@ -211,9 +311,12 @@ final class Compiler {
             Profiling profiling = profiled ? new Profiling(g, warpSize, group) : null;
             gen.withProfiling(profiling);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
+            // The warm-up's compiles give way here to a user's (see Background).
+            Background.yieldToForeground();
             long tGen0 = System.nanoTime();
             byte[] bytes;
             int largest;
+            boolean tiered = false;
             try {
                 // Without barriers, or with them first without the methods per resume point (see CodeGen.resumePoints):
                 // a kernel too large for this group costs no more to find than before those methods.
@@ -236,7 +339,10 @@ final class Compiler {
                     largest = largestMethod(bytes);
                     strides = false;
                 }
-                if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT) {
+                if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT && BACKGROUND_RESUME && !profiled && gen.hasResumePoints()) {
+                    // The methods per resume point come from a background compile, after this one (see Resumed).
+                    tiered = true;
+                } else if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT) {
                     // The methods per resume point added to the class just made, whose methods are kept as they are.
                     try {
                         byte[] withResume = gen.withResumeMethods(bytes, variants);
@@ -272,8 +378,11 @@ final class Compiler {
                 long tDefine = System.nanoTime();
                 MethodHandles.Lookup lookup = HiddenClasses.define(bytes);
                 Class<?> hidden = lookup.lookupClass();
-                MethodType ctorType = MethodType.methodType(void.class,
-                        g.params.stream().map(p -> javaType(p.kind())).toArray(Class<?>[]::new));
+                Class<?>[] ctorParams = new Class<?>[g.params.size()];
+                for (int i = 0; i < ctorParams.length; i++) {
+                    ctorParams[i] = javaType(g.params.get(i).kind());
+                }
+                MethodType ctorType = MethodType.methodType(void.class, ctorParams);
                 MethodHandle ctor = lookup.findConstructor(hidden, ctorType);
                 tDefine = System.nanoTime() - tDefine;
                 long nanos = System.nanoTime() - t0;
@@ -284,18 +393,35 @@ final class Compiler {
                         + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
                         + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
-                        + (c1Failed ? "; JIT: tiered (C1 could not be excluded: large kernels may stay slow)" : "; JIT: C2 (C1 excluded)");
+                        + (c1Failed ? "; JIT: tiered (C1 could not be excluded: large kernels may stay slow)" : "; JIT: C2 (C1 excluded)")
+                        + (tiered ? "\nthe methods per resume point are compiled in the background; launches run the general"
+                                + " methods until they are ready" : "");
                 for (CodeGen.Variant v : variants) {
                     v.u().apply();
                 }
                 String listing = Listing.of(g, cfg, header, listed, gen.stridePaths());
-                return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling);
+                Resumed resumed = null;
+                if (tiered) {
+                    // After the listing: the job owns the graph (generating applies each variant's shapes to its nodes).
+                    resumed = new Resumed();
+                    Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
+                }
+                return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling, resumed);
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
                         + " does not load: " + e, e);
             }
         }
         throw tooLarge;
+    }
+
+    private static boolean hasNarrow(List<CodeGen.Variant> variants) {
+        for (CodeGen.Variant v : variants) {
+            if (v.group() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** With -Dweft.simd.dump=DIR, writes each generated class there (for javap). */

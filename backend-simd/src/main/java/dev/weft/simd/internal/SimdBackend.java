@@ -62,6 +62,21 @@ public final class SimdBackend implements KernelBackend {
 
     @Override
     public Compilation compile(Kernel kernel, DeviceShape device) {
+        // A user's compile: the background work (warm-up, methods per resume point) waits meanwhile.
+        boolean foreground = !Background.isBackground();
+        if (foreground) {
+            Background.foregroundBegin();
+        }
+        try {
+            return compile0(kernel, device);
+        } finally {
+            if (foreground) {
+                Background.foregroundEnd();
+            }
+        }
+    }
+
+    private Compilation compile0(Kernel kernel, DeviceShape device) {
         LambdaSource src;
         try {
             src = LambdaSource.of(kernel);
@@ -81,8 +96,12 @@ public final class SimdBackend implements KernelBackend {
         try {
             Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().constructor(), o.code().params(), src.loader);
             Class<?> implOwner = owner;
-            return new Compilation.Compiled(new SimdKernel(o.code(), binder,
-                    () -> profilingBinder(kernel.getClass(), implOwner, src, device.warpSize())));
+            SimdKernel compiled = new SimdKernel(o.code(), binder, kernel.getClass(), src,
+                    () -> profilingBinder(kernel.getClass(), implOwner, src, device.warpSize()));
+            if (o.code().resumed() != null) {
+                o.code().resumed().whenReady(compiled);
+            }
+            return new Compilation.Compiled(compiled);
         } catch (Decline d) {
             return new Compilation.Declined(d.reasons());
         }
@@ -139,17 +158,34 @@ public final class SimdBackend implements KernelBackend {
     }
 
     /** One kernel class compiled: the shared code and this class's binder. */
-    private static final class SimdKernel implements CompiledKernel {
+    private static final class SimdKernel implements CompiledKernel, Compiler.Upgradable {
         private final CompileReport report;
-        private final Binder binder;
+        private final Compiler.Code code;
+        /** The binder of the kernel's class; replaced once by the second tier's (see {@link Compiler.Resumed}). */
+        private volatile Binder binder;
+        private final Class<?> kernelClass;
+        private final LambdaSource src;
         private final Supplier<Profiled> profilingVariant;
         private volatile Profiled profiled;
         private volatile boolean directiveChecked;
 
-        SimdKernel(Compiler.Code code, Binder binder, Supplier<Profiled> profilingVariant) {
+        SimdKernel(Compiler.Code code, Binder binder, Class<?> kernelClass, LambdaSource src, Supplier<Profiled> profilingVariant) {
             this.report = new CompileReport("simd", true, List.of(), code.listing());
+            this.code = code;
             this.binder = binder;
+            this.kernelClass = kernelClass;
+            this.src = src;
             this.profilingVariant = profilingVariant;
+        }
+
+        /** The second tier is defined: launches bind its class from now on (the same parameters, the same results). */
+        @Override
+        public void upgrade(java.lang.invoke.MethodHandle constructor) {
+            try {
+                binder = Binder.create(kernelClass, src.lambda, constructor, code.params(), src.loader);
+            } catch (Decline d) {
+                // Not for the first class either, which bound: cannot happen; the first class stays.
+            }
         }
 
         /** Compiles the profiling variant on the first profiled launch (the backend caches it per method). */

@@ -53,10 +53,7 @@ final class WarmUp {
 
     /** Starts the warm-up thread. */
     static void start(SimdBackend backend) {
-        Thread t = new Thread(() -> run(backend), "weft-compiler-warm-up");
-        t.setDaemon(true);
-        t.setPriority(Thread.MIN_PRIORITY);
-        t.start();
+        Background.start("weft-compiler-warm-up", () -> run(backend));
     }
 
     private static void run(SimdBackend backend) {
@@ -73,6 +70,7 @@ final class WarmUp {
             Kernel[] kernels = {saxpy(x, y, 2f), escape(out, 0.5f / n, 64), parity(x, y, 0.5f)};
             CtaProgram[] programs = new CtaProgram[kernels.length];
             for (int k = 0; k < kernels.length; k++) {
+                Background.yieldToForeground();
                 if (backend.compile(kernels[k], shape) instanceof Compilation.Compiled c) {
                     programs[k] = c.kernel().bind(kernels[k]);
                 }
@@ -85,6 +83,7 @@ final class WarmUp {
             Kernel[] paths = {tile(x, y, z, 19), options(n, 0.02f, 0.3f, x, y, z, out, 1.5f, 2, 0.25),
                     histogram(out, new int[64]), warpSum(x, y)};
             for (Kernel k : paths) {
+                Background.yieldToForeground();
                 if (backend.compile(k, shape) instanceof Compilation.Compiled c) {
                     c.kernel().bind(k);
                 }
@@ -98,6 +97,7 @@ final class WarmUp {
                         continue;
                     }
                     for (int b = 0; b < grid.x(); b++) {
+                        Background.yieldToForeground();
                         cta.start(b, 0, 0, grid, block, WARP, null, SHARED, "warm-up");
                         p.runCta(cta);
                     }

@@ -240,6 +240,17 @@ public final class CodeGen {
         return this;
     }
 
+    /** Whether {@link #withResumeMethods} would add methods: the kernel has resume points that get them. */
+    public boolean hasResumePoints() {
+        boolean none = noResumeMethods;
+        noResumeMethods = false;
+        try {
+            return !resumePoints().isEmpty();
+        } finally {
+            noResumeMethods = none;
+        }
+    }
+
     /** Bytecode size of each generated method, after {@link #generate}. */
     public Map<String, Integer> methodSizes() {
         return methodSizes;
@@ -305,6 +316,7 @@ public final class CodeGen {
                         cb -> ctaRow(cb, name, variants, variantType));
             }
             for (Variant v : variants) {
+                dev.weft.simd.internal.Background.yieldToForeground();
                 v.u().apply();
                 clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
                     MethodGen mg = new MethodGen(cb, v, -1);
@@ -358,6 +370,8 @@ public final class CodeGen {
     /** The variant's methods per resume point (none where {@link #resumePoints} has none). */
     private void resumeMethods(ClassBuilder clb, Variant v) {
         for (int r : resumePoints()) {
+            // Background work (the warm-up, the second tier) gives way to a user's compile between methods.
+            dev.weft.simd.internal.Background.yieldToForeground();
             v.u().apply();
             clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
                 MethodGen mg = new MethodGen(cb, v, r);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
@@ -117,6 +118,8 @@ class TieredCompileTest {
      */
     private static <T> T[] bothTiers(Kernel k, Dim3 grid, Dim3 block, Runnable clear,
             java.util.function.Supplier<T> output) throws Exception {
+        // Off with -Dweft.simd.backgroundResume=false (one tier, as before) or -Dweft.simd.noResumeMethods=true.
+        assumeTrue(Compiler.BACKGROUND_RESUME && !Boolean.getBoolean("weft.simd.noResumeMethods"), "tiered compile is off");
         SimdBackend backend = new SimdBackend();
         Object[] results = new Object[2];
         CompiledKernel compiled;

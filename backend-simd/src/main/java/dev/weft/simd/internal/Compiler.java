@@ -311,8 +311,6 @@ final class Compiler {
             Profiling profiling = profiled ? new Profiling(g, warpSize, group) : null;
             gen.withProfiling(profiling);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
-            // The warm-up's compiles give way here to a user's (see Background).
-            Background.yieldToForeground();
             long tGen0 = System.nanoTime();
             byte[] bytes;
             int largest;

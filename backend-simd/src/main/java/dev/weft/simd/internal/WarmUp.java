@@ -70,7 +70,6 @@ final class WarmUp {
             Kernel[] kernels = {saxpy(x, y, 2f), escape(out, 0.5f / n, 64), parity(x, y, 0.5f)};
             CtaProgram[] programs = new CtaProgram[kernels.length];
             for (int k = 0; k < kernels.length; k++) {
-                Background.yieldToForeground();
                 if (backend.compile(kernels[k], shape) instanceof Compilation.Compiled c) {
                     programs[k] = c.kernel().bind(kernels[k]);
                 }
@@ -83,7 +82,6 @@ final class WarmUp {
             Kernel[] paths = {tile(x, y, z, 19), options(n, 0.02f, 0.3f, x, y, z, out, 1.5f, 2, 0.25),
                     histogram(out, new int[64]), warpSum(x, y)};
             for (Kernel k : paths) {
-                Background.yieldToForeground();
                 if (backend.compile(k, shape) instanceof Compilation.Compiled c) {
                     c.kernel().bind(k);
                 }

@@ -316,7 +316,6 @@ public final class CodeGen {
                         cb -> ctaRow(cb, name, variants, variantType));
             }
             for (Variant v : variants) {
-                dev.weft.simd.internal.Background.yieldToForeground();
                 v.u().apply();
                 clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
                     MethodGen mg = new MethodGen(cb, v, -1);
@@ -370,7 +369,7 @@ public final class CodeGen {
     /** The variant's methods per resume point (none where {@link #resumePoints} has none). */
     private void resumeMethods(ClassBuilder clb, Variant v) {
         for (int r : resumePoints()) {
-            // Background work (the warm-up, the second tier) gives way to a user's compile between methods.
+            // The second tier's background compile gives way to a user's compile between methods.
             dev.weft.simd.internal.Background.yieldToForeground();
             v.u().apply();
             clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {

@@ -54,9 +54,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bytes. The class is generated first without them (a size too large for the group is found at that price), then
  * they are added to it ({@link CodeGen#withResumeMethods}, the general methods kept as they are). Sampled, the time
  * is the methods' emission and the ClassFile API's label and stack map work, not the per-method planning. Measured
- * (compiling thread's CPU, fresh JVMs, after two other kernels) 100 to 250 ms for the phased benchmark kernels
- * against 10 to 35 ms for those without barriers. Not done: compiling them in tiers (the general methods first,
- * the resume methods in the background, swapped into the kernel's binder when ready).
+ * (compiling thread's CPU, fresh JVMs, 0.5 s after the device was created and after two other kernels): the
+ * methods per resume point took 60 to 86 ms of a 106 to 160 ms compile of the phased benchmark kernels. So they
+ * come from a second tier ({@link Resumed}): the compile returns the class with the general methods, which
+ * compute the same results, and a background thread adds the methods per resume point and switches the kernel's
+ * binders to the new class; the compile then took 39 to 53 ms of CPU. {@code -Dweft.simd.backgroundResume=false}
+ * generates them within the compile, as before.
  */
 final class Compiler {
 

@@ -32,6 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <li>{@code kernelsBefore = 2}: a kernel compiled after two others (the 2nd and 3rd benchmark kernels): the
  * cost of each further kernel.
  * </ul>
+ * For a kernel with barriers ({@code sgemm}, {@code reduction}, {@code scan}) this is the first tier: the class
+ * with the general methods; the methods per resume point follow from a background compile (see the backend's
+ * {@code Compiler.Resumed}), not measured here.
  * Wall-clock single shots on a shared machine: read medians and compare the rows, not the digits.
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -42,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class FirstCompileBenchmark {
 
-    @Param({"saxpy", "mandelbrot", "blackScholes", "nbody"})
+    @Param({"saxpy", "mandelbrot", "blackScholes", "nbody", "sgemm", "reduction", "scan"})
     public String kernel;
 
     @Param({"0", "500"})

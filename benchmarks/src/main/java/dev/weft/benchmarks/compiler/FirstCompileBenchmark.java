@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * For a kernel with barriers ({@code sgemm}, {@code reduction}, {@code scan}) this is the first tier: the class
  * with the general methods; the methods per resume point follow from a background compile (see the backend's
  * {@code Compiler.Resumed}), not measured here.
- * Wall-clock single shots on a shared machine: read medians and compare the rows, not the digits.
+ * Wall-clock single shots on a shared machine: read medians and compare the rows, not the digits. Each fork also
+ * prints the compiling thread's CPU time ({@code # compiling thread CPU}), which other load on the machine
+ * disturbs less than the wall time.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -56,9 +58,14 @@ public class FirstCompileBenchmark {
 
     private Device device;
     private Kernel target;
+    private java.lang.management.ThreadMXBean threads;
+    private long cpuNanos;
 
     @Setup(Level.Trial)
     public void setup() throws InterruptedException {
+        // Loaded before the device, so that the measured compile does not pay for it.
+        threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        threads.getCurrentThreadCpuTime();
         device = Device.create();
         var all = KernelsForReport.kernels();
         target = all.get(kernel);
@@ -79,12 +86,16 @@ public class FirstCompileBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        System.out.println("# compiling thread CPU: " + (cpuNanos / 100_000) / 10.0 + " ms (" + kernel + ", pauseMs "
+                + pauseMs + ", kernelsBefore " + kernelsBefore + ")");
         device.close();
     }
 
     @Benchmark
     public CompileReport firstCompile() {
+        long cpu0 = threads.getCurrentThreadCpuTime();
         CompileReport r = device.compileReport(target);
+        cpuNanos = threads.getCurrentThreadCpuTime() - cpu0;
         if (!r.compiled()) {
             throw new IllegalStateException(kernel + " did not compile: " + r.summary());
         }

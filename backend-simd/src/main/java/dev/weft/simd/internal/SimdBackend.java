@@ -183,8 +183,9 @@ public final class SimdBackend implements KernelBackend {
         public void upgrade(java.lang.invoke.MethodHandle constructor) {
             try {
                 binder = Binder.create(kernelClass, src.lambda, constructor, code.params(), src.loader);
-            } catch (Decline d) {
-                // Not for the first class either, which bound: cannot happen; the first class stays.
+            } catch (RuntimeException e) {
+                // The first class's binder was built from the same parameters, so this does not happen; if it did,
+                // the first class would stay, with the same results.
             }
         }
 

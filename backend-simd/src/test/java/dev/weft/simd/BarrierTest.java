@@ -310,6 +310,52 @@ class BarrierTest {
         }
     }
 
+    /**
+     * Float accumulators carried around a loop with two barriers, one of them updated only on a divergent branch
+     * and one only by the threads of a partial last tile: they go to the float spill row at each barrier and come
+     * back at the next phase, blended where only some threads wrote them.
+     */
+    static Kernel blockedAccumulators(Object[] a) {
+        float[] x = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        int len = (int) a[2];
+        return t -> {
+            float[] tile = t.sharedFloats(t.blockDimX());
+            int tx = t.threadIdxX();
+            float acc0 = 0f;
+            float acc1 = 1f;
+            float acc2 = -1f;
+            for (int k0 = 0; k0 < len; k0 += t.blockDimX()) {
+                tile[tx] = k0 + tx < len ? x[k0 + tx] : 0f;
+                t.syncThreads();
+                for (int k = 0; k < t.blockDimX(); k++) {
+                    float v = tile[k];
+                    acc0 += v * (tx + 1);
+                    if (tx % 3 != 0) {
+                        acc1 = acc1 * 0.5f + v;
+                    }
+                    if (k0 + k < len && (tx & 1) == 0) {
+                        acc2 -= v;
+                    }
+                }
+                t.syncThreads();
+            }
+            int i = t.globalIdX();
+            out[3 * i] = acc0;
+            out[3 * i + 1] = acc1;
+            out[3 * i + 2] = acc2;
+        };
+    }
+
+    @Test
+    void floatAccumulatorsAcrossBarriersWithDivergentUpdates_matchReference() {
+        for (Dim3[] s : LINES) {
+            int n = n(s[0], s[1]);
+            int len = 3 * s[1].x() + 5;
+            d.check(s[0], s[1], BarrierTest::blockedAccumulators, Differential.floats(len, 17, -1f, 1f), new float[3 * n], len);
+        }
+    }
+
     static Kernel barrierUnderDivergentBranch(Object[] a) {
         int[] out = (int[]) a[0];
         return t -> {

@@ -580,6 +580,14 @@ public final class CodeGen {
         private final List<int[]> vectorInits = new ArrayList<>();
         private final List<Kind> vectorInitKinds = new ArrayList<>();
         private final List<int[]> maskInits = new ArrayList<>();
+        /**
+         * Locals set once before the group loop ({@link #hoistConstants}): the int-lane masks none and all, and per
+         * lane kind the zero vector and the "none" derived mask; -1 or absent where the method needs none.
+         */
+        private int noneSlot = -1;
+        private int allSlot = -1;
+        private final EnumMap<Kind, Integer> zeroSlots = new EnumMap<>(Kind.class);
+        private final EnumMap<Kind, Integer> noneDerivedSlots = new EnumMap<>(Kind.class);
         private final List<Integer> intInits = new ArrayList<>();
         private final List<Integer> longInits = new ArrayList<>();
         private final List<Integer> floatInits = new ArrayList<>();
@@ -1392,9 +1400,16 @@ public final class CodeGen {
          * the 544 x 544 tiled sgemm in 16 x 16 CTAs, after warm-up): 1.64 GB allocated per launch with references
          * in the spill, 0.35 GB with lanes. (Masks as bits were slower: {@code VectorMask.fromLong} is not an
          * intrinsic for 256-bit int masks here.)
+         *
+         * <p>Float vectors go to the float row, loaded and stored as floats ({@code FloatVector.fromArray} and
+         * {@code intoArray} inline): through the int row they were reinterpreted both ways, and C2 boxed every
+         * restored vector that reached the loop's phis and every spilled one (the boxes' allocation sites were the
+         * {@code reinterpretAsFloats} of the restore and the {@code reinterpretAsInts} of the spill). Measured
+         * (AVX2, JDK 25, 256 x 256 register-blocked sgemm, 16 x 16 CTAs, warm): 100 MB allocated per launch through
+         * the int row, 12 MB through the float row.
          */
         private int[] vectorSpill(Kind kind, int slot) {
-            return new int[] {SPILL_INT, slot, Lanes.L32, kind.ordinal()};
+            return new int[] {kind == Kind.FLOAT ? SPILL_FLOAT : SPILL_INT, slot, Lanes.L32, kind.ordinal()};
         }
 
         /** The identity of a kept local in the spill rows: its class, slot, and whether it holds a vector. */
@@ -1404,10 +1419,17 @@ public final class CodeGen {
 
         private void restoreVector(int[] k) {
             Kind kind = Kind.values()[k[3]];
+            if (k[0] == SPILL_FLOAT) {
+                cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                cb.invokestatic(Vec.vector(kind), "fromArray", mt(Vec.vector(kind), Vec.SPECIES, CD_float.arrayType(), CD_int));
+                cb.astore(k[1]);
+                return;
+            }
             ClassDesc vt = Vec.vector(kind);
             String restore = switch (kind) {
                 case LONG -> "restoreLongs";
-                case FLOAT -> "restoreFloats";
                 case DOUBLE -> "restoreDoubles";
                 default -> "restoreInts";
             };
@@ -1419,6 +1441,13 @@ public final class CodeGen {
 
         private void spillVector(int[] k) {
             ClassDesc vt = Vec.vector(Kind.values()[k[3]]);
+            if (k[0] == SPILL_FLOAT) {
+                cb.aload(k[1]);
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_float.arrayType(), CD_int));
+                return;
+            }
             cb.aload(k[1]);
             cb.aload(spillArraySlots[k[0]]);
             cb.loadConstant(columns.get(k[0]).get(spillKey(k)) / k[2]);
@@ -1486,7 +1515,7 @@ public final class CodeGen {
                 int[] k = keptHere.get(i);
                 if (k.length > 2) {
                     int[] next = i + 1 < keptHere.size() ? keptHere.get(i + 1) : null;
-                    if (next != null && next.length > 2 && next[3] == k[3]
+                    if (next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
                             && columns.get(SPILL_INT).get(spillKey(next)) == columns.get(SPILL_INT).get(spillKey(k)) + k[2]) {
                         // The two registers of one value, side by side: one call (bytes under C2's limit).
                         ClassDesc vt = Vec.vector(Kind.values()[k[3]]);
@@ -1551,9 +1580,7 @@ public final class CodeGen {
                     cb.istore(k[1]);
                 } else if (k[0] == SPILL_REF && accs.contains(k[1])) {
                     if (!none) {
-                        cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                        cb.iconst_0();
-                        cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                        pushMaskAll(false);
                         none = true;
                     }
                     cb.dup();
@@ -1996,6 +2023,7 @@ public final class CodeGen {
         }
 
         private void initLocals() {
+            groupConstants();
             for (int s : intInits) {
                 cb.iconst_0();
                 cb.istore(s);
@@ -2022,8 +2050,7 @@ public final class CodeGen {
             }
             for (Map.Entry<Kind, List<int[]>> e : byKind.entrySet()) {
                 Kind k = e.getKey();
-                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
-                cb.invokestatic(Vec.vector(k), "zero", mt(Vec.vector(k), Vec.SPECIES));
+                cb.aload(zeroSlots.get(k));
                 for (int[] slots : e.getValue()) {
                     for (int s : slots) {
                         cb.dup();
@@ -2034,9 +2061,7 @@ public final class CodeGen {
             }
             // Masks are typed by lane kind only at run time; an int-lane "none" serves every init.
             if (!maskInits.isEmpty()) {
-                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                cb.iconst_0();
-                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                cb.aload(noneSlot);
                 for (int[] slots : maskInits) {
                     for (int s : slots) {
                         cb.dup();
@@ -2055,27 +2080,68 @@ public final class CodeGen {
                 }
             }
             for (Map.Entry<Kind, List<Integer>> e : derivedByKind.entrySet()) {
-                if (e.getKey() == Kind.FLOAT) {
-                    // The float-lane "none" made as pushDerived makes every float mask: an int-lane mask cast to FS.
-                    // C2 merges boxed masks at a phi (Phi(VectorBox...) => VectorBox(Phi)) only when every input has
-                    // the same vector type, and a cast mask keeps the type of its int lanes while FS.maskAll(false)
-                    // has float lanes: a phi mixing the two allocates every mask reaching it. Measured in a scratch
-                    // loop of that shape (JDK 25, AVX2): 3,378 bytes per call with FS.maskAll, 0 with the cast.
-                    cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                    cb.iconst_0();
-                    cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
-                    cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
-                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
-                } else {
-                    cb.getstatic(Vec.LANES, Vec.species(e.getKey()), Vec.SPECIES);
-                    cb.iconst_0();
-                    cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
-                }
+                cb.aload(noneDerivedSlots.get(e.getKey()));
                 for (int s : e.getValue()) {
                     cb.dup();
                     cb.astore(s);
                 }
                 cb.pop();
+            }
+        }
+
+        /**
+         * Sets, at the start of each group, the constant masks and vectors that the group's inits and clears copy:
+         * a {@code maskAll} per pass of a loop that clears a pending mask is a new value each pass, and where C2
+         * boxes the masks that reach a loop's phis it allocates one each pass (in the phased transpose, the pending
+         * masks' clears inside the tile loop were among the boxes allocated per group); one value per group is
+         * boxed at most once per group. Not once per call before the group loop: a vector or mask made before the
+         * group loop, even one never reassigned, made C2 box every vector the group's loops carry (the kernel of
+         * {@code CodeShapeTest}: 17.6 MB allocated per launch against 448 bytes, 100x slower). The loads are also
+         * 7 bytes shorter than the call, which matters under C2's 8000-byte limit.
+         */
+        private void groupConstants() {
+            boolean masks = !maskInits.isEmpty() || !derived.isEmpty();
+            if (masks) {
+                noneSlot = local(TypeKind.REFERENCE);
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iconst_0();
+                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                cb.astore(noneSlot);
+                allSlot = local(TypeKind.REFERENCE);
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iconst_1();
+                cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                cb.astore(allSlot);
+            }
+            for (Kind k : new java.util.TreeSet<>(vectorInitKinds)) {
+                int sl = local(TypeKind.REFERENCE);
+                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.invokestatic(Vec.vector(k), "zero", mt(Vec.vector(k), Vec.SPECIES));
+                cb.astore(sl);
+                zeroSlots.put(k, sl);
+            }
+            java.util.EnumSet<Kind> derivedKinds = java.util.EnumSet.noneOf(Kind.class);
+            for (EnumMap<Kind, int[]> m : derived.values()) {
+                derivedKinds.addAll(m.keySet());
+            }
+            for (Kind k : derivedKinds) {
+                int sl = local(TypeKind.REFERENCE);
+                if (k == Kind.FLOAT) {
+                    // The float-lane "none" made as pushDerived makes every float mask: an int-lane mask cast to FS.
+                    // C2 merges boxed masks at a phi (Phi(VectorBox...) => VectorBox(Phi)) only when every input has
+                    // the same vector type, and a cast mask keeps the type of its int lanes while FS.maskAll(false)
+                    // has float lanes: a phi mixing the two allocates every mask reaching it. Measured in a scratch
+                    // loop of that shape (JDK 25, AVX2): 3,378 bytes per call with FS.maskAll, 0 with the cast.
+                    cb.aload(noneSlot);
+                    cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
+                    cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+                } else {
+                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                    cb.iconst_0();
+                    cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+                }
+                cb.astore(sl);
+                noneDerivedSlots.put(k, sl);
             }
         }
 
@@ -2519,6 +2585,22 @@ public final class CodeGen {
             }
         }
 
+        /** Pushes the int-lane mask with every lane {@code set}: the hoisted constant where the method has one. */
+        private void pushMaskAll(boolean set) {
+            int sl = set ? allSlot : noneSlot;
+            if (sl >= 0) {
+                cb.aload(sl);
+                return;
+            }
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            if (set) {
+                cb.iconst_1();
+            } else {
+                cb.iconst_0();
+            }
+            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+        }
+
         private void allTrueInto(int[] slots) {
             maskAllInto(slots, true);
         }
@@ -2529,13 +2611,7 @@ public final class CodeGen {
 
         /** Stores one {@code maskAll(set)} into every slot (a mask is immutable: one object serves them all). */
         private void maskAllInto(int[] slots, boolean set) {
-            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-            if (set) {
-                cb.iconst_1();
-            } else {
-                cb.iconst_0();
-            }
-            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            pushMaskAll(set);
             for (int i = 0; i < slots.length; i++) {
                 if (i < slots.length - 1) {
                     cb.dup();
@@ -3509,9 +3585,7 @@ public final class CodeGen {
             Label done = cb.newLabel();
             cb.iflt(partial);
             // Every lane of the group is below the bound.
-            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-            cb.loadConstant(negate ? 0 : 1);
-            cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
+            pushMaskAll(!negate);
             for (int r = 0; r < regs32; r++) {
                 if (r < regs32 - 1) {
                     cb.dup();
@@ -3638,8 +3712,13 @@ public final class CodeGen {
 
         private void zeroVectors(Node x) {
             for (int r = 0; r < regs(x.kind); r++) {
-                cb.getstatic(Vec.LANES, Vec.species(x.kind), Vec.SPECIES);
-                cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
+                Integer zero = zeroSlots.get(x.kind);
+                if (zero != null) {
+                    cb.aload(zero);
+                } else {
+                    cb.getstatic(Vec.LANES, Vec.species(x.kind), Vec.SPECIES);
+                    cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
+                }
                 storeVector(x, r);
             }
         }

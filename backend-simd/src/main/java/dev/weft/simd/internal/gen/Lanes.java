@@ -540,7 +540,7 @@ public final class Lanes {
     // Vectors kept across a barrier (CodeGen's spill rows): vector i of the int row at columns [i * L32, (i + 1) * L32),
     // its bits as ints (every species has the same size, and a reinterpretation changes no bit). Helpers rather than
     // inline code, and one row for all, keep each spill and restore a few bytes shorter under C2's 8000-byte limit;
-    // C2 inlines them.
+    // C2 inlines them. Float vectors have their own row, without reinterpretation (see CodeGen.vectorSpill).
 
     public static IntVector restoreInts(int[] row, int i) {
         return IntVector.fromArray(IS, row, i * L32);
@@ -548,10 +548,6 @@ public final class Lanes {
 
     public static LongVector restoreLongs(int[] row, int i) {
         return (LongVector) IntVector.fromArray(IS, row, i * L32).reinterpretAsLongs();
-    }
-
-    public static FloatVector restoreFloats(int[] row, int i) {
-        return (FloatVector) IntVector.fromArray(IS, row, i * L32).reinterpretAsFloats();
     }
 
     public static DoubleVector restoreDoubles(int[] row, int i) {
@@ -566,10 +562,6 @@ public final class Lanes {
         ((IntVector) v.reinterpretAsInts()).intoArray(row, i * L32);
     }
 
-    public static void spill(FloatVector v, int[] row, int i) {
-        ((IntVector) v.reinterpretAsInts()).intoArray(row, i * L32);
-    }
-
     public static void spill(DoubleVector v, int[] row, int i) {
         ((IntVector) v.reinterpretAsInts()).intoArray(row, i * L32);
     }
@@ -580,11 +572,6 @@ public final class Lanes {
     }
 
     public static void spill(LongVector v, LongVector w, int[] row, int i) {
-        spill(v, row, i);
-        spill(w, row, i + 1);
-    }
-
-    public static void spill(FloatVector v, FloatVector w, int[] row, int i) {
         spill(v, row, i);
         spill(w, row, i + 1);
     }

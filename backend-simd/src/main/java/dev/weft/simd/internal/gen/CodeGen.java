@@ -290,6 +290,10 @@ public final class CodeGen {
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         this.className = name;
         this.variantType = variantType;
+        maxYields = 0;
+        for (Variant v : variants) {
+            maxYields = Math.max(maxYields, interleavedHeaders(v).size());
+        }
         return cf.build(name, clb -> {
             clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
             clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
@@ -534,7 +538,10 @@ public final class CodeGen {
      * every k step. In a method for one resume point the code reachable runs from that point to the next
      * barriers only: the barrier loop is no longer a cycle, the inner loops are ordinary loops, and C2 drops the
      * values that point does not need. Every phase after the first resumes all groups at one barrier site (else
-     * {@link Phases#next} fails the CTA); {@link Phases#resumePoint} checks they are at one node.
+     * {@link Phases#next} fails the CTA); {@link Phases#resumePoint} checks they are at one node. Each interleaved
+     * stride loop of a variant ({@link MethodGen#interleavedPause}) is a resume point too, {@code Phases.YIELD + k}:
+     * the phases that run its paused groups on would otherwise take the general method, whose resume switch jumps
+     * into the middle of the code.
      */
     private List<Integer> resumePoints() {
         if (!phased() || noResumeMethods || barrierBlocks.size() > MAX_RESUME_METHODS || Boolean.getBoolean("weft.simd.noResumeMethods")) {
@@ -545,7 +552,34 @@ public final class CodeGen {
         for (Block b : barrierBlocks) {
             r.add(barrierOf(b).id());
         }
+        for (int k = 0; k < maxYields; k++) {
+            r.add(Phases.YIELD + k);
+        }
         return r;
+    }
+
+    /** The most interleaved stride loops a variant has: each is a resume point too ({@code Phases.YIELD + k}). */
+    private int maxYields;
+
+    /**
+     * The headers of the variant's interleaved stride loops ({@link MethodGen#interleavedPause}), in linear order:
+     * every method of the class numbers them, and lays out their spills, alike. Applies the variant's analysis.
+     */
+    private List<Block> interleavedHeaders(Variant v) {
+        if (!phased() || !INTERLEAVE || !stridePaths()) {
+            return List.of();
+        }
+        v.u().apply();
+        List<Map.Entry<Cfg.Loop, StrideLoops.StrideLoop>> loops = new ArrayList<>(new StrideLoops(g, cfg, v.u(), v.plan()).loops.entrySet());
+        loops.sort(java.util.Comparator.comparingInt(e -> cfg.position.get(e.getKey().header)));
+        Map<Node, Integer> uses = g.useCounts();
+        List<Block> headers = new ArrayList<>();
+        for (Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> e : loops) {
+            if (StrideLoops.interleavable(e.getValue(), e.getKey(), g, uses)) {
+                headers.add(e.getKey().header);
+            }
+        }
+        return headers;
     }
 
     /** Calls a variant method of the CTA program: its parameters from the fields, the CTA and shape from runCta's locals. */
@@ -684,15 +718,9 @@ public final class CodeGen {
             this.u = v.u();
             this.plan = v.plan();
             this.strideLoops = stridePaths() ? new StrideLoops(g, cfg, u, plan).loops : Map.of();
-            if (phased() && INTERLEAVE && !strideLoops.isEmpty()) {
-                Map<Node, Integer> uses = g.useCounts();
-                List<Map.Entry<Cfg.Loop, StrideLoops.StrideLoop>> loops = new ArrayList<>(strideLoops.entrySet());
-                // In linear order: every method of the class numbers the loops, and lays out their spills, alike.
-                loops.sort(java.util.Comparator.comparingInt(e -> cfg.position.get(e.getKey().header)));
-                for (Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> e : loops) {
-                    if (StrideLoops.interleavable(e.getValue(), e.getKey(), g, uses)) {
-                        yieldIds.put(e.getValue().header(), yieldIds.size());
-                    }
+            if (!strideLoops.isEmpty()) {
+                for (Block h : interleavedHeaders(v)) {
+                    yieldIds.put(h, yieldIds.size());
                 }
             }
             int slot = 0;
@@ -1264,6 +1292,25 @@ public final class CodeGen {
                 }
             }
             if (resumeAt == 0) {
+                return;
+            }
+            if (resumeAt >= Phases.YIELD) {
+                // The groups paused in this interleaved loop resume in it; the others sit the phase out.
+                Block h = null;
+                for (Map.Entry<Block, Integer> e : yieldIds.entrySet()) {
+                    h = e.getValue() == resumeAt - Phases.YIELD ? e.getKey() : h;
+                }
+                if (h == null) {
+                    cb.goto_(nextGroup); // (no such loop in this variant: never called)
+                    return;
+                }
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.iaload();
+                cb.loadConstant(resumeAt);
+                cb.if_icmpne(nextGroup);
+                restoreKept(barrierBlocks.getFirst());
+                cb.goto_(yieldResume.computeIfAbsent(h, x -> cb.newLabel()));
                 return;
             }
             if (resumeAt > 0) {

@@ -114,15 +114,20 @@ public final class Phases {
     /**
      * Before a phase: where every group resumes, when all resume at one point: 0 at the kernel's start (the first
      * phase), else the barrier node all stopped at; -1 when they stopped at different nodes of one call site
-     * (a barrier in a helper inlined twice), which only the general method resumes. The generated code then
+     * (a barrier in a helper inlined twice), which only the general method resumes; {@link #YIELD}{@code  + k} when
+     * every group that runs is paused in the k-th interleaved stride loop. The generated code then
      * runs the method for that point (see {@code CodeGen.resumePoints}).
      */
     public int resumePoint(int threads, int group) {
         int groups = (threads + group - 1) / group;
-        int s = stop[0];
-        for (int g = 1; g < groups; g++) {
-            if (stop[g] != s) {
-                return -1;
+        int s = WAIT;
+        for (int g = 0; g < groups; g++) {
+            // A waiting group sits the phase out wherever the others resume (the method skips it).
+            if (stop[g] != WAIT) {
+                if (s != WAIT && stop[g] != s) {
+                    return -1;
+                }
+                s = stop[g];
             }
         }
         return s;

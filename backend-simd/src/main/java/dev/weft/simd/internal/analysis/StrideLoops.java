@@ -1,5 +1,6 @@
 package dev.weft.simd.internal.analysis;
 
+import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Cond;
 import dev.weft.simd.internal.ir.Graph;
@@ -7,8 +8,11 @@ import dev.weft.simd.internal.ir.Kind;
 import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Node.Shape;
 import dev.weft.simd.internal.ir.Op;
+import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -50,6 +54,8 @@ public final class StrideLoops {
 
     /** The qualifying loops of the variant {@code u} and {@code plan} describe. */
     public final Map<Cfg.Loop, StrideLoop> loops = new IdentityHashMap<>();
+
+    private static final Set<String> COMMUTATIVE = Set.of("add", "min", "max", "and", "or", "xor");
 
     public StrideLoops(Graph g, Cfg cfg, Uniformity u, MaskPlan plan) {
         Map<Node, Integer> uses = g.useCounts();
@@ -108,6 +114,114 @@ public final class StrideLoops {
             return null;
         }
         return new StrideLoop(h, body, a, b, p);
+    }
+
+    /**
+     * Whether the groups of a CTA may run the loop {@code s} iteration by iteration in turn (see CodeGen's
+     * interleaved stride loops) rather than each its whole loop before the next: the order of the threads' memory
+     * operations then changes, and only where that cannot change what any thread computes, nor memory's final
+     * contents. The loop is not inside another loop (a group resumes at the loop's entry, which must not be a second
+     * entry into an enclosing loop); its nodes store nothing, and their atomics are int or long {@code add},
+     * {@code min}, {@code max}, {@code and}, {@code or}, {@code xor} whose old values nobody reads (their final
+     * values do not depend on the order). The loop reads no memory (shared or global) that the code of its phase
+     * writes (the code reachable from its header without crossing a barrier, both ways: what the other groups run
+     * while a group is in the loop), and the memory its atomics update is neither read nor written by the rest of
+     * the phase. An array not provably shared memory counts as both shared and global.
+     */
+    public static boolean interleavable(StrideLoop s, Cfg.Loop l, Graph g, Map<Node, Integer> uses) {
+        if (l.depth != 1) {
+            return false;
+        }
+        int loopReads = 0;
+        int loopWrites = 0;
+        for (Block b : List.of(s.header(), s.body())) {
+            for (Node x : b.nodes) {
+                switch (x.op) {
+                    case STORE -> {
+                        return false;
+                    }
+                    case ATOMIC -> {
+                        Atomic a = (Atomic) x.aux;
+                        String d = a.descriptor();
+                        if (uses.getOrDefault(x, 0) != 0 || !COMMUTATIVE.contains(a.name())
+                                || !(d.startsWith("([I") || d.startsWith("([J"))) {
+                            return false;
+                        }
+                        loopWrites |= spaces(x.in(0));
+                    }
+                    case LOAD -> loopReads |= spaces(x.in(0));
+                    default -> {
+                    }
+                }
+            }
+        }
+        if ((loopReads & loopWrites) != 0) {
+            return false;
+        }
+        for (Block b : phase(l, g)) {
+            if (b == s.header() || b == s.body()) {
+                continue;
+            }
+            for (Node x : b.nodes) {
+                if (x.op == Op.BARRIER) {
+                    break;
+                }
+                int sp = x.op == Op.LOAD || x.op == Op.STORE || x.op == Op.ATOMIC ? spaces(x.in(0)) : 0;
+                boolean writes = x.op == Op.STORE || x.op == Op.ATOMIC;
+                if ((writes && (sp & loopReads) != 0) || (sp & loopWrites) != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static final int SHARED_SPACE = 1;
+    private static final int GLOBAL_SPACE = 2;
+
+    /** The memory spaces an array operand may lie in. */
+    private static int spaces(Node array) {
+        return array.op == Op.SHARED ? SHARED_SPACE : array.op == Op.PARAM ? GLOBAL_SPACE : SHARED_SPACE | GLOBAL_SPACE;
+    }
+
+    /**
+     * The blocks whose code may run while a group is in loop {@code l}: those reachable from its header, and those
+     * from which it is reachable, without crossing a barrier. A block ending in a barrier is in the set when it
+     * follows the header (its nodes before the barrier are in the phase), not when it precedes it.
+     */
+    private static Set<Block> phase(Cfg.Loop l, Graph g) {
+        Set<Block> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        ArrayDeque<Block> work = new ArrayDeque<>();
+        work.add(l.header);
+        seen.add(l.header);
+        while (!work.isEmpty()) {
+            Block b = work.poll();
+            if (endsInBarrier(b)) {
+                continue;
+            }
+            for (Block s : b.succs) {
+                if (seen.add(s)) {
+                    work.add(s);
+                }
+            }
+        }
+        work.add(l.header);
+        Set<Block> back = Collections.newSetFromMap(new IdentityHashMap<>());
+        back.add(l.header);
+        while (!work.isEmpty()) {
+            Block b = work.poll();
+            for (Block p : b.preds) {
+                if (!endsInBarrier(p) && back.add(p)) {
+                    work.add(p);
+                }
+            }
+        }
+        seen.addAll(back);
+        return seen;
+    }
+
+    private static boolean endsInBarrier(Block b) {
+        return !b.nodes.isEmpty() && b.nodes.getLast().op == Op.BARRIER;
     }
 
     private static boolean definedInNodes(Node x, Block h) {

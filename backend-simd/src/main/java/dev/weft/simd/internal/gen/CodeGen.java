@@ -117,6 +117,18 @@ public final class CodeGen {
      * turns it off, to compare.
      */
     public static final boolean FAST_STRIDE_LOOPS = !"false".equals(System.getProperty("weft.simd.strideLoops"));
+    /**
+     * Whether a kernel with barriers runs its grid-stride fast paths interleaved across the groups of a CTA
+     * ({@link MethodGen#interleavedPause}); {@code -Dweft.simd.interleave=false} turns it off, to compare.
+     */
+    public static final boolean INTERLEAVE = !"false".equals(System.getProperty("weft.simd.interleave"));
+    /**
+     * The fast iterations a group runs before it pauses for the next group, in an interleaved stride loop. Measured
+     * (a hand-written model of the reduction's loop, 16-thread groups, 256-thread CTAs, 2 cores): the whole loop
+     * per group 2.6-5.2 ms, 4 iterations per pause 1.1-2.0 ms, 16 per pause 1.3-2.0 ms, every iteration (restoring
+     * the group's values each time) slower than no pausing. 16 keeps the phases few.
+     */
+    static final int INTERLEAVE_ITERATIONS = 16;
 
     private final Graph g;
     private final Cfg cfg;
@@ -292,6 +304,10 @@ public final class CodeGen {
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         this.className = name;
         this.variantType = variantType;
+        maxYields = 0;
+        for (Variant v : variants) {
+            maxYields = Math.max(maxYields, interleavedHeaders(v).size());
+        }
         return cf.build(name, clb -> {
             clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
             clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
@@ -538,7 +554,10 @@ public final class CodeGen {
      * every k step. In a method for one resume point the code reachable runs from that point to the next
      * barriers only: the barrier loop is no longer a cycle, the inner loops are ordinary loops, and C2 drops the
      * values that point does not need. Every phase after the first resumes all groups at one barrier site (else
-     * {@link Phases#next} fails the CTA); {@link Phases#resumePoint} checks they are at one node.
+     * {@link Phases#next} fails the CTA); {@link Phases#resumePoint} checks they are at one node. Each interleaved
+     * stride loop of a variant ({@link MethodGen#interleavedPause}) is a resume point too, {@code Phases.YIELD + k}:
+     * the phases that run its paused groups on would otherwise take the general method, whose resume switch jumps
+     * into the middle of the code.
      */
     private List<Integer> resumePoints() {
         if (!phased() || noResumeMethods || barrierBlocks.size() > MAX_RESUME_METHODS || Boolean.getBoolean("weft.simd.noResumeMethods")) {
@@ -549,7 +568,34 @@ public final class CodeGen {
         for (Block b : barrierBlocks) {
             r.add(barrierOf(b).id());
         }
+        for (int k = 0; k < maxYields; k++) {
+            r.add(Phases.YIELD + k);
+        }
         return r;
+    }
+
+    /** The most interleaved stride loops a variant has: each is a resume point too ({@code Phases.YIELD + k}). */
+    private int maxYields;
+
+    /**
+     * The headers of the variant's interleaved stride loops ({@link MethodGen#interleavedPause}), in linear order:
+     * every method of the class numbers them, and lays out their spills, alike. Applies the variant's analysis.
+     */
+    private List<Block> interleavedHeaders(Variant v) {
+        if (!phased() || !INTERLEAVE || !stridePaths()) {
+            return List.of();
+        }
+        v.u().apply();
+        List<Map.Entry<Cfg.Loop, StrideLoops.StrideLoop>> loops = new ArrayList<>(new StrideLoops(g, cfg, v.u(), v.plan()).loops.entrySet());
+        loops.sort(java.util.Comparator.comparingInt(e -> cfg.position.get(e.getKey().header)));
+        Map<Node, Integer> uses = g.useCounts();
+        List<Block> headers = new ArrayList<>();
+        for (Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> e : loops) {
+            if (StrideLoops.interleavable(e.getValue(), e.getKey(), g, uses)) {
+                headers.add(e.getKey().header);
+            }
+        }
+        return headers;
     }
 
     /** Calls a variant method of the CTA program: its parameters from the fields, the CTA and shape from runCta's locals. */
@@ -673,6 +719,15 @@ public final class CodeGen {
         private boolean fastIteration;
         /** Values some node, phi or branch reads; computed on first need ({@link #resultUsed}). */
         private Set<Node> readValues;
+        /**
+         * The headers of the interleaved stride loops ({@link #interleavedPause}), each with its number k: a group
+         * paused in it has {@code Phases.YIELD + k} as its stop.
+         */
+        private final Map<Block, Integer> yieldIds = new LinkedHashMap<>();
+        /** Per interleaved loop header: where a paused group resumes (its fast path's entry). */
+        private final Map<Block, Label> yieldResume = new IdentityHashMap<>();
+        /** Per interleaved loop header: the local counting down the fast iterations left before the group pauses. */
+        private final Map<Block, Integer> yieldCount = new IdentityHashMap<>();
 
         /** -1: the general method (resumes each group where it stopped); else the one resume point this method serves. */
         private final int resumeAt;
@@ -687,6 +742,11 @@ public final class CodeGen {
             this.u = v.u();
             this.plan = v.plan();
             this.strideLoops = stridePaths() ? new StrideLoops(g, cfg, u, plan).loops : Map.of();
+            if (!strideLoops.isEmpty()) {
+                for (Block h : interleavedHeaders(v)) {
+                    yieldIds.put(h, yieldIds.size());
+                }
+            }
             int slot = 0;
             for (Param p : g.params) {
                 slot += Vec.typeKind(p.kind()).slotSize();
@@ -1060,8 +1120,14 @@ public final class CodeGen {
                 extendOverLoops(r);
             }
             int stride = 0;
-            for (Block b : barrierBlocks) {
-                int p = cfg.position.get(b);
+            // An interleaved stride loop's pause keeps what lives into its header, as a barrier at the end of the
+            // block before it would.
+            List<Block> points = new ArrayList<>(barrierBlocks);
+            points.addAll(yieldIds.keySet());
+            List<List<int[]>> yieldKept = new ArrayList<>();
+            for (Block b : points) {
+                boolean pause = yieldIds.containsKey(b);
+                int p = cfg.position.get(b) - (pause ? 1 : 0);
                 List<int[]> kept = new ArrayList<>();
                 for (StateItem it : stateItems) {
                     if (it.range()[0] <= p && it.range()[1] > p) {
@@ -1123,6 +1189,10 @@ public final class CodeGen {
                     }
                     stride = Math.max(stride, nextColumn[k[0]]);
                 }
+                if (pause) {
+                    yieldKept.add(kept);
+                    continue;
+                }
                 keptAt.put(b, kept);
                 names.sort(java.util.Comparator.comparingInt(nm -> Integer.parseInt(nm.substring(1))));
                 keptAcross.computeIfAbsent(v.method(), k -> new LinkedHashMap<>()).put(b, names);
@@ -1134,6 +1204,11 @@ public final class CodeGen {
             Map<Long, int[]> union = new LinkedHashMap<>();
             for (Block b : barrierBlocks) {
                 for (int[] k : keptAt.get(b)) {
+                    union.putIfAbsent(spillKey(k), k);
+                }
+            }
+            for (List<int[]> kept : yieldKept) {
+                for (int[] k : kept) {
                     union.putIfAbsent(spillKey(k), k);
                 }
             }
@@ -1243,6 +1318,25 @@ public final class CodeGen {
             if (resumeAt == 0) {
                 return;
             }
+            if (resumeAt >= Phases.YIELD) {
+                // The groups paused in this interleaved loop resume in it; the others sit the phase out.
+                Block h = null;
+                for (Map.Entry<Block, Integer> e : yieldIds.entrySet()) {
+                    h = e.getValue() == resumeAt - Phases.YIELD ? e.getKey() : h;
+                }
+                if (h == null) {
+                    cb.goto_(nextGroup); // (no such loop in this variant: never called)
+                    return;
+                }
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.iaload();
+                cb.loadConstant(resumeAt);
+                cb.if_icmpne(nextGroup);
+                restoreKept(barrierBlocks.getFirst());
+                cb.goto_(yieldResume.computeIfAbsent(h, x -> cb.newLabel()));
+                return;
+            }
             if (resumeAt > 0) {
                 for (Block b : barrierBlocks) {
                     if (barrierOf(b).id() == resumeAt) {
@@ -1257,6 +1351,10 @@ public final class CodeGen {
             cb.aload(stopArraySlot);
             cb.iload(groupIndexSlot);
             cb.iaload();
+            if (!yieldIds.isEmpty()) {
+                resumeInterleaved(fresh);
+                return;
+            }
             if (keptSets.size() == 1) {
                 cb.ifeq(fresh);
             } else {
@@ -1283,6 +1381,34 @@ public final class CodeGen {
                     cb.lookupswitch(endLabel.get(b), ends);
                 }
             }
+        }
+
+        /**
+         * The general method's resume of a group in a kernel with interleaved stride loops (stop value on the
+         * stack): a waiting group sits the phase out, a paused one resumes at its loop's fast path, the others as
+         * after a barrier. Every barrier and pause keeps the same set (see {@link #allocate}).
+         */
+        private void resumeInterleaved(Label fresh) {
+            Block first = barrierBlocks.getFirst();
+            Label restore = keptSetLabels(first)[1];
+            List<SwitchCase> cases = new ArrayList<>();
+            List<SwitchCase> ends = new ArrayList<>();
+            cases.add(SwitchCase.of(Phases.WAIT, nextGroup));
+            for (Block b : barrierBlocks) {
+                cases.add(SwitchCase.of(barrierOf(b).id(), restore));
+                ends.add(SwitchCase.of(barrierOf(b).id(), endLabel.get(b)));
+            }
+            yieldIds.forEach((h, k) -> {
+                cases.add(SwitchCase.of(Phases.YIELD + k, restore));
+                ends.add(SwitchCase.of(Phases.YIELD + k, yieldResume.computeIfAbsent(h, x -> cb.newLabel())));
+            });
+            cb.lookupswitch(fresh, cases);
+            cb.labelBinding(restore);
+            restoreKept(first);
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.iaload();
+            cb.lookupswitch(endLabel.get(first), ends);
         }
 
         /**
@@ -1503,6 +1629,15 @@ public final class CodeGen {
             cb.iload(groupIndexSlot);
             cb.loadConstant(bar.id());
             cb.iastore();
+            spillKept(b);
+        }
+
+        /**
+         * The group's values kept across the barrier at the end of {@code b} (or a pause, see
+         * {@link #interleavedPause}) to its rows, then the next group: the code is shared by the barriers (and
+         * pauses) that keep the same set, emitted at the first and jumped to from the others.
+         */
+        private void spillKept(Block b) {
             Label shared = keptSetLabels(b)[0];
             if (!spillEmitted.add(keptKey(b))) {
                 cb.goto_(shared);
@@ -1597,6 +1732,11 @@ public final class CodeGen {
             Label ok = cb.newLabel();
             cb.iload(faultLaneSlot);
             cb.iflt(ok);
+            if (!yieldIds.isEmpty()) {
+                // An earlier group paused in an interleaved loop may fault first: Phases decides (see Phases.fault).
+                cb.aload(phasesSlot);
+                cb.iload(groupIndexSlot);
+            }
             cb.iload(baseSlot);
             cb.iload(faultLaneSlot);
             cb.iadd();
@@ -1604,7 +1744,12 @@ public final class CodeGen {
             cb.iload(bySlot);
             cb.aload(faultCauseSlot);
             cb.invokestatic(Vec.LANES, "fault", mt(Vec.KERNEL_FAULT, CD_int, CD_int, CD_int, Vec.THROWABLE));
-            cb.athrow();
+            if (!yieldIds.isEmpty()) {
+                cb.invokevirtual(Vec.PHASES, "fault", mt(CD_void, CD_int, Vec.KERNEL_FAULT));
+                cb.return_();
+            } else {
+                cb.athrow();
+            }
             cb.labelBinding(ok);
         }
 
@@ -2426,6 +2571,11 @@ public final class CodeGen {
             Label general = cb.newLabel();
             Label top = cb.newLabel();
             Label fault = cb.newLabel();
+            Integer yield = yieldIds.get(h);
+            Label pause = cb.newLabel();
+            if (yield != null) {
+                cb.labelBinding(yieldResume.computeIfAbsent(h, x -> cb.newLabel()));
+            }
             int[] acc = accSlots.get(h);
             for (int r = 0; r < regs32; r++) {
                 cb.aload(acc[r]);
@@ -2446,10 +2596,16 @@ public final class CodeGen {
             endLabel.put(h, fault);
             endLabel.put(body, fault);
             killEmitted = false;
+            int count = yield != null ? interleavedCount(h) : -1;
             cb.labelBinding(top);
             cur = h;
             nullChecked.clear();
             strideTest(sl, general);
+            if (yield != null) {
+                cb.iinc(count, -1);
+                cb.iload(count);
+                cb.iflt(pause);
+            }
             nodes(h, true);
             if (!handlers.isEmpty()) {
                 Label on = cb.newLabel();
@@ -2472,6 +2628,9 @@ public final class CodeGen {
             if (!handlers.isEmpty()) {
                 emitHandlers();
             }
+            if (yield != null) {
+                interleavedPause(pause, yield);
+            }
             endLabel.put(h, hEnd);
             endLabel.put(body, bEnd);
             // Every thread of the body faulted: none goes on.
@@ -2480,6 +2639,48 @@ public final class CodeGen {
             cb.labelBinding(general);
             cur = h;
             nullChecked.clear();
+        }
+
+        /**
+         * The fast iterations before an interleaved loop's group pauses, in a new local: {@link #INTERLEAVE_ITERATIONS},
+         * or never when the CTA is one group (there is no other group to give the core's loads to).
+         */
+        private int interleavedCount(Block h) {
+            int count = yieldCount.computeIfAbsent(h, x -> local(TypeKind.INT));
+            Label one = cb.newLabel();
+            Label set = cb.newLabel();
+            cb.iload(threadsSlot);
+            cb.loadConstant(n);
+            cb.if_icmple(one);
+            cb.loadConstant(INTERLEAVE_ITERATIONS);
+            cb.goto_(set);
+            cb.labelBinding(one);
+            cb.loadConstant(Integer.MAX_VALUE);
+            cb.labelBinding(set);
+            cb.istore(count);
+            return count;
+        }
+
+        /**
+         * An interleaved stride loop's pause. On a GPU the warps of a CTA advance through a grid-stride loop
+         * together, so the CTA reads blockDim contiguous elements per iteration; a group that ran its whole loop
+         * before the next group started read one or two cache lines every gridDim*blockDim elements instead, a
+         * pattern the hardware prefetchers do not follow, and each group's sweep missed the cache anew (perfasm,
+         * histogram: 48% of the samples on the instruction after the loads). So in a kernel with barriers, a group
+         * in a grid-stride fast path pauses every {@link #INTERLEAVE_ITERATIONS} iterations as at a barrier (its
+         * values to its rows, stop {@code Phases.YIELD + k}), and the CTA's phases go round the groups until none
+         * is paused (see Phases#next); a resumed group re-enters the fast path. Each thread's own operations stay
+         * in program order (a float sum adds in the same order), and {@link StrideLoops#interleavable} admits only
+         * loops whose reordering across threads nobody can observe.
+         * {@code -Dweft.simd.interleave=false} turns it off.
+         */
+        private void interleavedPause(Label pause, int k) {
+            cb.labelBinding(pause);
+            cb.aload(stopArraySlot);
+            cb.iload(groupIndexSlot);
+            cb.loadConstant(Phases.YIELD + k);
+            cb.iastore();
+            spillKept(barrierBlocks.getFirst());
         }
 
         /**

@@ -98,6 +98,17 @@ public final class Listing {
         return -1;
     }
 
+    /** Whether the code runs the stride loop interleaved across groups (as CodeGen decides: kernels with barriers). */
+    private boolean interleaved(StrideLoops.StrideLoop sl, Cfg.Loop loop) {
+        boolean barriers = false;
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                barriers |= n.op == Op.BARRIER;
+            }
+        }
+        return barriers && CodeGen.INTERLEAVE && StrideLoops.interleavable(sl, loop, g, g.useCounts());
+    }
+
     private void variant(Variant v) {
         v.u().apply();
         out.append('\n').append(v.title()).append('\n');
@@ -119,6 +130,11 @@ public final class Listing {
                     kind += "; grid-stride fast path: while " + sl.affine().name() + " " + sl.pred().symbol + " "
                             + sl.bound().name() + " holds for every lane (one scalar test), whole iterations run with"
                             + " all threads and no masks, then the rest as above";
+                    if (interleaved(sl, loop)) {
+                        kind += "; interleaved: a group pauses every " + CodeGen.INTERLEAVE_ITERATIONS + " iterations of it"
+                                + " (values kept as at a barrier) so that the CTA's other groups run theirs, as a GPU's warps"
+                                + " advance together (-Dweft.simd.interleave=false: each group runs its whole loop in turn)";
+                    }
                 }
                 out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");
             }

@@ -32,7 +32,11 @@ public final class Phases {
 
     private static final ThreadLocal<Phases> PER_SM = ThreadLocal.withInitial(Phases::new);
 
-    /** Per group: 0 to start or returned; {@code id > 0}: stopped at barrier node {@code id} with all its threads; {@code -id}: with some. */
+    /**
+     * Per group: 0 to start or returned; {@code id > 0}: stopped at barrier node {@code id} with all its threads;
+     * {@code -id}: with some; {@link #YIELD}{@code  + k}: paused in interleaved stride loop {@code k} (see
+     * {@link #interleaved}); {@link #WAIT}: not to run in this phase.
+     */
     public int[] stop = new int[32];
     /** Per group that stopped with some threads: those threads, lane i at bit i. */
     public long[] lanes = new long[32];
@@ -48,6 +52,17 @@ public final class Phases {
     private int[] siteOf;
     private String[] whereOf;
 
+    /** {@link #stop}'s value for a group paused in the k-th interleaved stride loop: {@code YIELD + k}. */
+    public static final int YIELD = 1 << 24;
+    /** {@link #stop}'s value for a group that sits out a phase: other groups run their paused stride loops on. */
+    public static final int WAIT = -(1 << 24);
+
+    /** While groups wait (see {@link #WAIT}): where they stopped. */
+    private int[] waiting = new int[32];
+    /** A fault of a group that interleaved stride loops put ahead of earlier groups, and that group; see {@link #fault}. */
+    private KernelFault pendingFault;
+    private int pendingGroup;
+
     private Phases() {
     }
 
@@ -58,9 +73,11 @@ public final class Phases {
         if (p.stop.length < groups) {
             p.stop = new int[groups];
             p.lanes = new long[groups];
+            p.waiting = new int[groups];
         } else {
             Arrays.fill(p.stop, 0, groups, 0);
         }
+        p.pendingFault = null;
         return p;
     }
 
@@ -97,15 +114,20 @@ public final class Phases {
     /**
      * Before a phase: where every group resumes, when all resume at one point: 0 at the kernel's start (the first
      * phase), else the barrier node all stopped at; -1 when they stopped at different nodes of one call site
-     * (a barrier in a helper inlined twice), which only the general method resumes. The generated code then
+     * (a barrier in a helper inlined twice), which only the general method resumes; {@link #YIELD}{@code  + k} when
+     * every group that runs is paused in the k-th interleaved stride loop. The generated code then
      * runs the method for that point (see {@code CodeGen.resumePoints}).
      */
     public int resumePoint(int threads, int group) {
         int groups = (threads + group - 1) / group;
-        int s = stop[0];
-        for (int g = 1; g < groups; g++) {
-            if (stop[g] != s) {
-                return -1;
+        int s = WAIT;
+        for (int g = 0; g < groups; g++) {
+            // A waiting group sits the phase out wherever the others resume (the method skips it).
+            if (stop[g] != WAIT) {
+                if (s != WAIT && stop[g] != s) {
+                    return -1;
+                }
+                s = stop[g];
             }
         }
         return s;
@@ -119,6 +141,9 @@ public final class Phases {
      */
     public boolean next(Cta cta, int threads, int group, String table) {
         int groups = (threads + group - 1) / group;
+        if (interleaved(cta, groups)) {
+            return true;
+        }
         boolean returned = true;
         for (int g = 0; g < groups; g++) {
             returned &= stop[g] == 0;
@@ -136,6 +161,65 @@ public final class Phases {
             return true;
         }
         throw KernelFault.inCta("syncThreads() not reached by all threads of the CTA: " + describe(threads, group, groups));
+    }
+
+    /**
+     * Interleaved stride loops (CodeGen's {@code interleavedStrideLoop}): a group runs a few iterations of such a
+     * loop, then pauses ({@link #YIELD}) so that the next group runs its own, and the phases go round the groups
+     * until none is paused. The groups that are not paused (at a barrier, returned) sit the phases out
+     * ({@link #WAIT}) and get their places back when no group is paused. Whether another phase runs for that.
+     *
+     * <p>A fault is reported as the reference executor reports it, which runs each thread until it blocks: the
+     * fault of the first group (in group order) that faults before the barrier. A group that faults while an
+     * earlier group is paused therefore waits ({@link #fault}): the earlier paused groups run on first, alone;
+     * the first of them to fault fails the CTA, and if none does, the waiting fault does.
+     */
+    private boolean interleaved(Cta cta, int groups) {
+        if (cta.cancelled()) {
+            return false;
+        }
+        boolean paused = false;
+        int limit = pendingFault == null ? groups : pendingGroup;
+        for (int g = 0; g < limit; g++) {
+            paused |= stop[g] >= YIELD;
+        }
+        if (!paused) {
+            if (pendingFault != null) {
+                throw pendingFault;
+            }
+            for (int g = 0; g < groups; g++) {
+                if (stop[g] == WAIT) {
+                    stop[g] = waiting[g];
+                }
+            }
+            return false;
+        }
+        for (int g = 0; g < groups; g++) {
+            if (stop[g] != WAIT && (stop[g] < YIELD || g >= limit)) {
+                waiting[g] = stop[g];
+                stop[g] = WAIT;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Called by generated code for a fault of group {@code g} in a kernel with interleaved stride loops: throws it
+     * when no earlier group is paused in such a loop (the reference executor would have run those to their
+     * barrier first); else keeps it, the group stops for good, and the caller ends the phase at once (the
+     * reference never ran the later groups after the fault); see {@link #interleaved}.
+     */
+    public void fault(int g, KernelFault f) {
+        for (int e = 0; e < g; e++) {
+            if (stop[e] >= YIELD) {
+                pendingFault = f;
+                pendingGroup = g;
+                stop[g] = WAIT;
+                waiting[g] = 0;
+                return;
+            }
+        }
+        throw f;
     }
 
     private void parse(String table) {

@@ -74,6 +74,11 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /** The most idle workers that may spin at once. */
+    int maxSpinning() {
+        return maxSpinning;
+    }
+
     /** The number of SM workers. */
     public int smCount() {
         return workers.length;

@@ -19,15 +19,18 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>No more threads wait busily than the machine has processors: a thread that spins while a core is
  * taken from the process steals the time of the thread it waits for, and a worker descheduled in the
- * middle of a chunk stalls the whole launch for a scheduler time slice (milliseconds). Measured on saxpy
- * (2^20 floats, 2 cores): with two workers spinning between launches plus the helping caller, launches
- * took 3 runnable threads on 2 cores and ran at 3,000 instead of 7,000-8,000 a second whenever another
- * process took a core. So: at most {@code min(smCount, processors) - 1} idle workers spin for the next
+ * middle of a chunk stalls the whole launch for a scheduler time slice (milliseconds). Before this design
+ * two workers spun between launches and the caller helped: 3 busy threads on 2 cores, and saxpy (2^20
+ * floats) was bimodal across JMH forks, 0.79 or 0.33 of the hand-written Vector API code, the slow forks
+ * being those where another process held a core. So: at most {@code min(smCount, processors) - 1} idle workers spin for the next
  * launch ({@link #maxSpinning}), for {@link #WORKER_SPIN_NANOS} at most, then park; the caller of a launch
- * spins briefly once it finds nothing left to claim, then yields, then parks until the launch completes.
- * A worker that parks between launches also fares better when it has to share its core: the scheduler
- * favours a thread that sleeps over one that spins, so it runs its chunks at once instead of losing a time
- * slice in the middle of one.
+ * spins for {@link #CALLER_SPIN_NANOS} once it finds nothing left to claim, then parks until the launch
+ * completes. A thread that parks also fares better when it has to share its core: the scheduler favours a
+ * thread that sleeps over one that spins, so it runs its chunks at once instead of losing a time slice in
+ * the middle of one. Rejected: {@code Thread.yield()} while waiting. Since Linux 6.17 (EEVDF,
+ * {@code yield_task_fair}) a yield forfeits the rest of the thread's time slice whenever another thread
+ * wants the core, so a caller that yielded while waiting for a worker would then queue behind the thread
+ * that took the core, for milliseconds, on the launch's critical path.
  *
  * <p>The wake-up is a Dekker handshake on volatiles: a worker leaving its spin publishes {@code parked}
  * and re-checks the queue before parking; the submitter publishes the launch before reading
@@ -38,12 +41,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Engine implements AutoCloseable {
 
-    /** How long an idle worker waits busily for the next launch before parking: a few launches' gap. */
-    static final long WORKER_SPIN_NANOS = 50_000;
-    /** How long a caller with nothing left to claim spins for the launch's last chunks before yielding. */
+    /**
+     * How long an idle worker waits busily for the next launch before parking: longer than the caller's gap
+     * between back-to-back launches (a few microseconds), shorter than a launch.
+     */
+    static final long WORKER_SPIN_NANOS = 30_000;
+    /** How long a caller with nothing left to claim spins for the launch's last chunks before parking. */
     static final long CALLER_SPIN_NANOS = 20_000;
-    /** How long it then yields its core to other threads before parking. */
-    static final long CALLER_YIELD_NANOS = 100_000;
     /** How long a parked caller sleeps before it looks at the queue again. */
     static final long CALLER_PARK_NANOS = 1_000_000;
 
@@ -140,9 +144,8 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Waits busily, with nothing to claim, until {@code f} is done or a launch is queued: spins, then yields
-     * (so that a caller whose launch's last chunks run on a core it shares gives that core up); false when
-     * the time for that is over and the caller should park.
+     * Waits busily, with nothing to claim, until {@code f} is done or a launch is queued; false when
+     * {@link #CALLER_SPIN_NANOS} have passed and the caller should park.
      */
     private boolean awaitWorkOrDone(CompletableFuture<?> f) {
         long start = System.nanoTime();
@@ -150,16 +153,8 @@ public final class Engine implements AutoCloseable {
             if (f.isDone() || !queue.isEmpty()) {
                 return true;
             }
-            if ((i & 63) != 0) {
-                Thread.onSpinWait();
-                continue;
-            }
-            long waited = System.nanoTime() - start;
-            if (waited < CALLER_SPIN_NANOS) {
-                Thread.onSpinWait();
-            } else if (waited < CALLER_SPIN_NANOS + CALLER_YIELD_NANOS) {
-                Thread.yield();
-            } else {
+            Thread.onSpinWait();
+            if ((i & 63) == 0 && System.nanoTime() - start > CALLER_SPIN_NANOS) {
                 return false;
             }
         }

@@ -115,31 +115,25 @@ public final class Engine implements AutoCloseable {
     public void helpUntil(CompletableFuture<?> f) {
         Cta cta = helperCta.get();
         boolean unparkOnDone = false;
+        boolean interrupted = false;
         while (!f.isDone()) {
             if (runSome(cta) || (unparkOnDone ? !queue.isEmpty() : awaitWorkOrDone(f))) {
                 continue;
             }
             // Nothing to claim for a while: the launch's last CTAs run on other SMs, or it is not yet submitted.
-            if (Thread.currentThread().isInterrupted()) {
-                joinQuietly(f); // parkNanos would return at once: wait as before, keeping the flag
-                return;
-            }
             if (!unparkOnDone) {
                 Thread caller = Thread.currentThread();
                 f.whenComplete((ok, failed) -> LockSupport.unpark(caller));
                 unparkOnDone = true;
             }
+            // An interrupt does not end the wait (the launch runs on), but would make parkNanos return at once.
+            interrupted |= Thread.interrupted();
             if (!f.isDone()) {
                 LockSupport.parkNanos(f, CALLER_PARK_NANOS);
             }
         }
-    }
-
-    private static void joinQuietly(CompletableFuture<?> f) {
-        try {
-            f.join();
-        } catch (RuntimeException ignored) {
-            // the caller reads the outcome from f
+        if (interrupted || Thread.interrupted()) {
+            Thread.currentThread().interrupt();
         }
     }
 

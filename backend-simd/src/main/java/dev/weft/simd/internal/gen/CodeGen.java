@@ -2450,7 +2450,7 @@ public final class CodeGen {
                     }
                 }
                 cb.labelBinding(topLabel.get(loop));
-            } else if (run == Run.MASK) {
+            } else if (run == Run.MASK && !copiesOnly(b)) {
                 anyMask(accSlots.get(b));
                 cb.ifeq(end);
             } else if (run == Run.FLAG || run == Run.REGION) {
@@ -2490,6 +2490,27 @@ public final class CodeGen {
             }
             cb.labelBinding(end);
             loopEnds(b);
+        }
+
+        /**
+         * Whether masked block {@code b} runs even when no thread arrived: it only hands its threads on, with
+         * copies into its successor's phis, to a successor that runs on a mask of its own or its region's flag.
+         * With an empty mask the copies blend nothing and the successor's mask gains nothing, so the test is
+         * not needed; without it the phi's value is not live across one more branch. That matters to C2:
+         * where a phi of vectors (say a load on one path and a constant on the other, {@code c ? a[i] : 0f})
+         * is live at a branch it prunes into an uncommon trap, the trap's state holds the phi of boxes, and C2
+         * then allocates them (tiled sgemm: 118 MB per launch).
+         */
+        private boolean copiesOnly(Block b) {
+            if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || profiling != null || keptAt.containsKey(b)
+                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> x.op == Op.CONST)) {
+                return false;
+            }
+            Block s = b.succs.get(0);
+            Run sr = plan.run.get(s);
+            // A uniform or affine phi takes the copy whole: an empty block must not make it.
+            return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
+                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING);
         }
 
         /**

@@ -725,6 +725,8 @@ public final class CodeGen {
         private boolean fastIteration;
         /** Values some node, phi or branch reads; computed on first need ({@link #resultUsed}). */
         private Set<Node> readValues;
+        /** Values a phi, a branch or another block reads; computed on first need ({@link #readElsewhere}). */
+        private Set<Node> readElsewhere;
         /**
          * The headers of the interleaved stride loops ({@link #interleavedPause}), each with its number k: a group
          * paused in it has {@code Phases.YIELD + k} as its stop.
@@ -2456,7 +2458,7 @@ public final class CodeGen {
                     }
                 }
                 cb.labelBinding(topLabel.get(loop));
-            } else if (run == Run.MASK) {
+            } else if (run == Run.MASK && !copiesOnly(b)) {
                 anyMask(accSlots.get(b));
                 cb.ifeq(end);
             } else if (run == Run.FLAG || run == Run.REGION) {
@@ -2496,6 +2498,29 @@ public final class CodeGen {
             }
             cb.labelBinding(end);
             loopEnds(b);
+        }
+
+        /**
+         * Whether masked block {@code b} runs even when no thread arrived: it only hands its threads on, with
+         * copies into its successor's phis, to a successor that runs on a mask of its own or its region's flag.
+         * With an empty mask the copies blend nothing and the successor's mask gains nothing, so the test is
+         * not needed; without it the phi's value is not live across one more branch. That matters to C2:
+         * where a phi of vectors (say a load on one path and a constant on the other, {@code c ? a[i] : 0f})
+         * is live at a branch it prunes into an uncommon trap, the trap's state holds the phi of boxes, and C2
+         * then allocates them (tiled sgemm: 118 MB per launch).
+         */
+        private boolean copiesOnly(Block b) {
+            if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || profiling != null || keptAt.containsKey(b)
+                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> x.op == Op.CONST)) {
+                return false;
+            }
+            Block s = b.succs.get(0);
+            Run sr = plan.run.get(s);
+            // A uniform or affine phi takes the copy whole: an empty block must not make it. A phi read beyond its
+            // block (a loop's phi: scan's warp totals) is left alone: there the unconditional blend's result was
+            // the value C2 boxed, and scan allocated 7% more.
+            return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
+                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING && !readElsewhere(p));
         }
 
         /**
@@ -4176,6 +4201,29 @@ public final class CodeGen {
             cb.labelBinding(masked);
             maskedAtomic(x, used);
             cb.labelBinding(done);
+        }
+
+        /** Whether a phi, a branch, or a node of another block than {@code x}'s reads {@code x}'s value. */
+        private boolean readElsewhere(Node x) {
+            if (readElsewhere == null) {
+                readElsewhere = new HashSet<>();
+                for (Block b : g.blocks) {
+                    for (Node p : b.phis) {
+                        readElsewhere.addAll(p.in);
+                    }
+                    for (Node y : b.nodes) {
+                        for (Node i : y.in) {
+                            if (i.block != b) {
+                                readElsewhere.add(i);
+                            }
+                        }
+                    }
+                    if (b.cond != null) {
+                        readElsewhere.add(b.cond);
+                    }
+                }
+            }
+            return readElsewhere.contains(x);
         }
 
         /** Whether any node, phi or branch reads {@code x}'s value. */

@@ -4205,44 +4205,41 @@ public final class CodeGen {
 
         /** Whether a phi, a branch, or a node of another block than {@code x}'s reads {@code x}'s value. */
         private boolean readElsewhere(Node x) {
-            if (readElsewhere == null) {
-                readElsewhere = new HashSet<>();
-                for (Block b : g.blocks) {
-                    for (Node p : b.phis) {
-                        readElsewhere.addAll(p.in);
-                    }
-                    for (Node y : b.nodes) {
-                        for (Node i : y.in) {
-                            if (i.block != b) {
-                                readElsewhere.add(i);
-                            }
-                        }
-                    }
-                    if (b.cond != null) {
-                        readElsewhere.add(b.cond);
-                    }
-                }
-            }
+            collectReads();
             return readElsewhere.contains(x);
         }
 
         /** Whether any node, phi or branch reads {@code x}'s value. */
         private boolean resultUsed(Node x) {
-            if (readValues == null) {
-                readValues = new HashSet<>();
-                for (Block b : g.blocks) {
-                    for (Node p : b.phis) {
-                        readValues.addAll(p.in);
-                    }
-                    for (Node y : b.nodes) {
-                        readValues.addAll(y.in);
-                    }
-                    if (b.cond != null) {
-                        readValues.add(b.cond);
+            collectReads();
+            return readValues.contains(x);
+        }
+
+        /** Fills {@link #readValues} and {@link #readElsewhere} in one pass over the graph, once. */
+        private void collectReads() {
+            if (readValues != null) {
+                return;
+            }
+            readValues = new HashSet<>();
+            readElsewhere = new HashSet<>();
+            for (Block b : g.blocks) {
+                for (Node p : b.phis) {
+                    readValues.addAll(p.in);
+                    readElsewhere.addAll(p.in);
+                }
+                for (Node y : b.nodes) {
+                    for (Node i : y.in) {
+                        readValues.add(i);
+                        if (i.block != b) {
+                            readElsewhere.add(i);
+                        }
                     }
                 }
+                if (b.cond != null) {
+                    readValues.add(b.cond);
+                    readElsewhere.add(b.cond);
+                }
             }
-            return readValues.contains(x);
         }
 
         /**

@@ -903,6 +903,19 @@ public final class CodeGen {
             return k.isWide() ? l64 : l32;
         }
 
+        /**
+         * Stores {@code v}'s registers, of kind {@code k}, in lane order into the array in local {@code array}
+         * from {@code offset}: how a value reaches the scratch rows that lane-by-lane code reads.
+         */
+        private void storeRegisters(Node v, Kind k, int array, int offset) {
+            for (int r = 0; r < regs(k); r++) {
+                vector(v, r, cur);
+                cb.aload(array);
+                cb.loadConstant(offset + r * lanes(k));
+                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+            }
+        }
+
         // ---- planning ---------------------------------------------------------------------------
 
         private void allocate() {
@@ -4293,13 +4306,7 @@ public final class CodeGen {
                 }
                 return;
             }
-            int map = scratch.get(Kind.INT);
-            for (int r = 0; r < regs32; r++) {
-                vector(idx, r, cur);
-                cb.aload(map);
-                cb.loadConstant(r * l32);
-                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
-            }
+            storeRegisters(idx, Kind.INT, scratch.get(Kind.INT), 0);
             storeOperands(x);
             int j = temp(TypeKind.INT);
             Label loop = cb.newLabel();
@@ -4381,11 +4388,8 @@ public final class CodeGen {
             Kind k = x.kind;
             int s = scratch.get(k);
             for (int i = 2; i < x.in.size(); i++) {
-                for (int r = 0; r < regs(k) && !isScalar(x.in(i)); r++) {
-                    vector(x.in(i), r, cur);
-                    cb.aload(s);
-                    cb.loadConstant((i - 1) * n + r * lanes(k));
-                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
+                if (!isScalar(x.in(i))) {
+                    storeRegisters(x.in(i), k, s, (i - 1) * n);
                 }
             }
         }
@@ -4526,18 +4530,8 @@ public final class CodeGen {
                 permuteShuffle(x, w, k);
                 return;
             }
-            for (int r = 0; r < regs(k); r++) {
-                vector(x.in(0), r, cur);
-                cb.aload(s);
-                cb.loadConstant(r * lanes(k));
-                cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
-            }
-            for (int r = 0; r < regs32; r++) {
-                vector(x.in(1), r, cur);
-                cb.aload(args);
-                cb.loadConstant(n + r * l32);
-                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
-            }
+            storeRegisters(x.in(0), k, s, 0);
+            storeRegisters(x.in(1), Kind.INT, args, n);
             cb.aload(s);
             cb.aload(args);
             cb.loadConstant(n);
@@ -4888,12 +4882,7 @@ public final class CodeGen {
                 Kind k = a.kind;
                 int slotNo = used.merge(k, 1, Integer::sum) - 1;
                 offset[i] = slotNo * n;
-                for (int r = 0; r < regs(k); r++) {
-                    vector(a, r, cur);
-                    cb.aload(scratch.get(k));
-                    cb.loadConstant(offset[i] + r * lanes(k));
-                    cb.invokevirtual(Vec.vector(k), "intoArray", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int));
-                }
+                storeRegisters(a, k, scratch.get(k), offset[i]);
             }
             int resultOffset = 3 * n;
             int j = temp(TypeKind.INT);

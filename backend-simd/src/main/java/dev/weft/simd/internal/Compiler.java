@@ -49,6 +49,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * parameters paid besides for the binder's method-handle chain (see {@link Binder}). Not done: generating only
  * the variant a launch needs (the generated class dispatches to every variant statically).
  *
+ * <p>Tried and rejected: the CTA-shape variants as a second tier. A first compile that generated only the general
+ * variant (with barriers, the rowAligned one too, whose kept values the listing shows), the whole class following
+ * from a background compile that the binders then took (as {@link Resumed} does), cut a warm compile's CPU by a
+ * quarter to a third (compiling thread, median of 20 rounds of the seven first-compile benchmark kernels: saxpy
+ * 4.9 to 3.6 ms, black-scholes 13.2 to 8.5, tiled sgemm 15.0 to 10.6, scan 16.7 to 12.6). But the first launches
+ * run interpreted until C2 compiles the kernel, and there the general variant (threadIdx.x, .y and .z varying per
+ * lane) is far slower than the line one: the first launch of a 65,536-thread saxpy, 4 s after the device was
+ * created, took 6.4 to 9.1 s instead of 1.3 to 1.4 (2 runs each, busy machine). A launch binds once, so the
+ * whole first launch ran the general variant. The compile got cheaper and the first launch dearer.
+ *
  * <p>Kernels with barriers cost more: a method per resume point and variant besides the general one (see
  * CodeGen's resumePoints), each about the general method's size, so a block scan generates 12 methods of some 7500
  * bytes. The class is generated first without them (a size too large for the group is found at that price), then

@@ -27,9 +27,13 @@ import java.util.List;
  * <p>That direct handle is a chain of one argument filter per parameter, and each link is a new lambda form
  * the JDK spins a class for, specific to the constructor's signature: measured here, some half of a
  * black-scholes compile (8 parameters) after the warm-up. So it is built on a background thread; until it is
- * there, launches read the fields through one handle each into an array and call the constructor through a
- * spreader (whose forms the JDK shares between kernels: a few hundred nanoseconds a launch more, for the
- * first launches only).
+ * there, launches read the fields through one handle each into an array and pass it to the generated class's
+ * static factory {@code fromArray} (see {@code CodeGen.FROM_ARRAY}): a few hundred nanoseconds a launch more, for
+ * the first launches only. That factory replaced a spreader of the constructor, whose set-up (the constructor's
+ * handle adapted to {@code CtaProgram}, spread, adapted to {@code Object[]}) spun forms specific to the
+ * constructor's signature: measured here (compiling thread's CPU, fresh JVM, 0.7 s after the device was created),
+ * 3 to 10 ms per kernel with a signature not seen before (saxpy, black-scholes, n-body), against one handle of a
+ * type every kernel shares.
  */
 final class Binder {
 
@@ -37,22 +41,24 @@ final class Binder {
     private volatile MethodHandle direct;
     /** Per parameter, {@code (Kernel) Object} reading it; null where the fields cannot be read. */
     private final MethodHandle[] getters;
-    private final MethodHandle spread;
+    /** The generated class's {@code (Object[]) CtaProgram} factory. */
+    private final MethodHandle fromArray;
     private final List<Param> params;
     private final List<MethodHandle> statics;
 
-    private Binder(MethodHandle[] getters, MethodHandle spread, List<Param> params, List<MethodHandle> statics) {
+    private Binder(MethodHandle[] getters, MethodHandle fromArray, List<Param> params, List<MethodHandle> statics) {
         this.getters = getters;
-        this.spread = spread;
+        this.fromArray = fromArray;
         this.params = params;
         this.statics = statics;
     }
 
     /**
-     * A binder for kernels of {@code kernelClass} whose compiled class has constructor {@code ctor}, taking
-     * {@code params} in order (captured values first, then static fields).
+     * A binder for kernels of {@code kernelClass} whose compiled class has constructor {@code ctor} and factory
+     * {@code fromArray}, taking {@code params} in order (captured values first, then static fields).
      */
-    static Binder create(Class<?> kernelClass, SerializedLambda lambda, MethodHandle ctor, List<Param> params, ClassLoader loader) {
+    static Binder create(Class<?> kernelClass, SerializedLambda lambda, MethodHandle ctor, MethodHandle fromArray, List<Param> params,
+            ClassLoader loader) {
         int captured = lambda.getCapturedArgCount();
         List<MethodHandle> staticGetters = new ArrayList<>();
         for (Param p : params) {
@@ -60,9 +66,6 @@ final class Binder {
                 staticGetters.add(staticGetter(p, loader));
             }
         }
-        MethodHandle generic = ctor.asType(ctor.type().changeReturnType(CtaProgram.class));
-        MethodHandle spread = generic.asSpreader(Object[].class, params.size())
-                .asType(MethodType.methodType(CtaProgram.class, Object[].class));
         try {
             MethodHandle[] getters = new MethodHandle[params.size()];
             for (Param p : params) {
@@ -79,7 +82,7 @@ final class Binder {
                     getter = getter.asType(MethodType.methodType(f.getType(), Kernel.class));
                 }
                 getters[p.index()] = MethodHandles.explicitCastArguments(getter,
-                        MethodType.methodType(generic.type().parameterType(p.index()), Kernel.class));
+                        MethodType.methodType(ctor.type().parameterType(p.index()), Kernel.class));
             }
             if (captured != countCaptured(params)) {
                 throw new NoSuchFieldException("captured count");
@@ -88,36 +91,41 @@ final class Binder {
             for (int i = 0; i < getters.length; i++) {
                 erased[i] = getters[i].asType(MethodType.methodType(Object.class, Kernel.class));
             }
-            Binder binder = new Binder(erased, spread, params, staticGetters);
+            Binder binder = new Binder(erased, fromArray, params, staticGetters);
             if (getters.length == 0) {
-                binder.direct = MethodHandles.dropArguments(generic, 0, Kernel.class);
+                binder.direct = MethodHandles.dropArguments(generic(ctor), 0, Kernel.class);
             } else {
-                Background.start("weft-binder", new ChainJob(binder, generic, getters));
+                Background.start("weft-binder", new ChainJob(binder, ctor, getters));
             }
             return binder;
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Fields not readable here: fall back to serializing each kernel object.
-            return new Binder(null, spread, params, staticGetters);
+            return new Binder(null, fromArray, params, staticGetters);
         }
     }
 
     /** Builds the direct handle in the background, after any user compile under way (see {@link Background}). */
     private static final class ChainJob implements Runnable {
         private final Binder binder;
-        private final MethodHandle generic;
+        private final MethodHandle ctor;
         private final MethodHandle[] getters;
 
-        ChainJob(Binder binder, MethodHandle generic, MethodHandle[] getters) {
+        ChainJob(Binder binder, MethodHandle ctor, MethodHandle[] getters) {
             this.binder = binder;
-            this.generic = generic;
+            this.ctor = ctor;
             this.getters = getters;
         }
 
         @Override
         public void run() {
             Background.yieldToForeground();
-            binder.direct = chain(generic, getters);
+            binder.direct = chain(generic(ctor), getters);
         }
+    }
+
+    /** The constructor as returning a {@code CtaProgram}. */
+    private static MethodHandle generic(MethodHandle ctor) {
+        return ctor.asType(ctor.type().changeReturnType(CtaProgram.class));
     }
 
     /** The direct handle: each parameter read from the kernel object, then the constructor. */
@@ -190,7 +198,7 @@ final class Binder {
                 }
                 args[p.index()] = v;
             }
-            return (CtaProgram) spread.invokeExact(args);
+            return (CtaProgram) fromArray.invokeExact(args);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -198,12 +206,12 @@ final class Binder {
         }
     }
 
-    /** Until the direct handle is built: the parameters read one handle each, into the spreader. */
+    /** Until the direct handle is built: the parameters read one handle each, into the factory. */
     CtaProgram bindThroughArray(Kernel kernel) throws Throwable {
         Object[] args = new Object[getters.length];
         for (int i = 0; i < args.length; i++) {
             args[i] = (Object) getters[i].invokeExact(kernel);
         }
-        return (CtaProgram) spread.invokeExact(args);
+        return (CtaProgram) fromArray.invokeExact(args);
     }
 }

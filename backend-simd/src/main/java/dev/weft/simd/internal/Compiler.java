@@ -90,14 +90,26 @@ final class Compiler {
      * What a compilation produced, shared by every lambda class with this implementation method.
      *
      * @param constructor the generated class's constructor, parameters in {@link #params} order
+     * @param fromArray its static factory {@code (Object[]) CtaProgram}, the same parameters boxed (see {@link CodeGen#FROM_ARRAY})
      * @param params the kernel's parameters: captured values, then static fields
      * @param listing the teaching view
      * @param compileNanos how long the compilation took
      * @param profiling the counters, for a profiling variant; null for the ordinary code
      */
-    record Code(MethodHandle constructor, List<Param> params, String listing, long compileNanos, Profiling profiling,
-            Resumed resumed) {
+    record Code(MethodHandle constructor, MethodHandle fromArray, List<Param> params, String listing, long compileNanos,
+            Profiling profiling, Resumed resumed) {
     }
+
+    /** A generated class's two ways in: its constructor and its {@link CodeGen#FROM_ARRAY} factory. */
+    record Entry(MethodHandle constructor, MethodHandle fromArray) {
+
+        static Entry of(MethodHandles.Lookup lookup, MethodType ctorType) throws ReflectiveOperationException {
+            Class<?> c = lookup.lookupClass();
+            return new Entry(lookup.findConstructor(c, ctorType), lookup.findStatic(c, CodeGen.FROM_ARRAY, FROM_ARRAY_TYPE));
+        }
+    }
+
+    private static final MethodType FROM_ARRAY_TYPE = MethodType.methodType(dev.weft.runtime.spi.CtaProgram.class, Object[].class);
 
     /**
      * Whether a kernel with barriers gets its methods per resume point from a background compile (the kernel
@@ -108,8 +120,8 @@ final class Compiler {
 
     /** What takes a kernel's second tier: each binder of the kernel's classes (see {@link Resumed}). */
     interface Upgradable {
-        /** The class with the methods per resume point is defined: its constructor, parameters as before. */
-        void upgrade(MethodHandle constructor);
+        /** The class with the methods per resume point is defined: its constructor and factory, parameters as before. */
+        void upgrade(Entry entry);
     }
 
     /**
@@ -121,13 +133,13 @@ final class Compiler {
      * they were generated within the compile.
      */
     static final class Resumed {
-        private MethodHandle constructor;
+        private Entry constructor;
         private boolean done;
         private List<Upgradable> waiting = new ArrayList<>();
 
         /** Calls {@code u} with the new constructor when it is ready, or at once if it is. */
         void whenReady(Upgradable u) {
-            MethodHandle ready;
+            Entry ready;
             synchronized (this) {
                 if (!done) {
                     waiting.add(u);
@@ -141,7 +153,7 @@ final class Compiler {
         }
 
         /** Ends the tier: {@code ctor} null where the first class stays. */
-        void complete(MethodHandle ctor) {
+        void complete(Entry ctor) {
             List<Upgradable> call;
             synchronized (this) {
                 constructor = ctor;
@@ -177,14 +189,14 @@ final class Compiler {
 
         @Override
         public void run() {
-            MethodHandle ctor = null;
+            Entry ctor = null;
             try {
                 Background.yieldToForeground();
                 byte[] withResume = gen.withResumeMethods(generalOnly, variants);
                 if (withResume != generalOnly && largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
                     dump(cd, withResume);
                     MethodHandles.Lookup lookup = HiddenClasses.define(withResume);
-                    ctor = lookup.findConstructor(lookup.lookupClass(), ctorType);
+                    ctor = Entry.of(lookup, ctorType);
                 }
             } catch (RuntimeException | ReflectiveOperationException | LinkageError e) {
                 // Over 64 KiB, or not loadable: the general methods stay, with the same results.
@@ -388,13 +400,12 @@ final class Compiler {
                 boolean c1Failed = C1Exclusion.failed();
                 long tDefine = System.nanoTime();
                 MethodHandles.Lookup lookup = HiddenClasses.define(bytes);
-                Class<?> hidden = lookup.lookupClass();
                 Class<?>[] ctorParams = new Class<?>[g.params.size()];
                 for (int i = 0; i < ctorParams.length; i++) {
                     ctorParams[i] = javaType(g.params.get(i).kind());
                 }
                 MethodType ctorType = MethodType.methodType(void.class, ctorParams);
-                MethodHandle ctor = lookup.findConstructor(hidden, ctorType);
+                Entry ctor = Entry.of(lookup, ctorType);
                 tDefine = System.nanoTime() - tDefine;
                 long nanos = System.nanoTime() - t0;
                 // Not String.format: its first use in a JVM loads the locale data, some 20-50 ms of a cold compile.
@@ -417,7 +428,7 @@ final class Compiler {
                     resumed = new Resumed();
                     Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
                 }
-                return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling, resumed);
+                return new Code(ctor.constructor(), ctor.fromArray(), List.copyOf(g.params), listing, nanos, profiling, resumed);
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
                         + " does not load: " + e, e);

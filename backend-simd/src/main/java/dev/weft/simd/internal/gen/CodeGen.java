@@ -110,6 +110,14 @@ public final class CodeGen {
         GENERAL
     }
 
+    /**
+     * The generated class's static factory {@code (Object[]) CtaProgram}: the constructor's arguments in an array,
+     * boxed. Binding through it needs one method handle of a type every kernel shares, where a spreader of the
+     * constructor needs method-handle forms specific to its signature, which the JDK spins classes for on first
+     * use (see {@code Binder}).
+     */
+    public static final String FROM_ARRAY = "fromArray";
+
     /** JIT limit: C2 does not compile methods of more bytecode than this (-XX:HugeMethodLimit). */
     public static final int HUGE_METHOD_LIMIT = 8000;
     /**
@@ -332,6 +340,8 @@ public final class CodeGen {
                 }
                 cb.return_();
             });
+            clb.withMethodBody(FROM_ARRAY, MethodTypeDesc.of(Vec.CTA_PROGRAM, CD_Object.arrayType()), ClassFile.ACC_STATIC,
+                    cb -> fromArray(cb, name, params, ptypes));
             clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> runCta(cb, name, variants, variantType));
             if (!phased() && profiling == null && CTA_ROWS) {
                 clb.withMethodBody("runCtaRow", mt(CD_void, Vec.CTA, CD_int), ClassFile.ACC_PUBLIC,
@@ -399,6 +409,37 @@ public final class CodeGen {
                 mg.emit();
             });
         }
+    }
+
+    /**
+     * {@link #FROM_ARRAY}: {@code new Kernel$...(args[0], args[1], ...)}, each argument cast to its array type or
+     * unboxed through {@link Number} (the binder passes each parameter boxed in its own wrapper type).
+     */
+    private static void fromArray(CodeBuilder cb, ClassDesc name, List<Param> params, ClassDesc[] ptypes) {
+        cb.new_(name);
+        cb.dup();
+        ClassDesc number = ClassDesc.of("java.lang.Number");
+        for (int i = 0; i < params.size(); i++) {
+            cb.aload(0);
+            cb.loadConstant(i);
+            cb.aaload();
+            ClassDesc t = ptypes[i];
+            if (t.isPrimitive()) {
+                cb.checkcast(number);
+                String unbox = switch (t.descriptorString()) {
+                    case "I" -> "intValue";
+                    case "J" -> "longValue";
+                    case "F" -> "floatValue";
+                    case "D" -> "doubleValue";
+                    default -> throw new IllegalStateException("internal error in Weft (please report): parameter type " + t);
+                };
+                cb.invokevirtual(number, unbox, MethodTypeDesc.of(t));
+            } else {
+                cb.checkcast(t);
+            }
+        }
+        cb.invokespecial(name, ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, ptypes));
+        cb.areturn();
     }
 
     /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */

@@ -2471,21 +2471,18 @@ public final class CodeGen {
                     }
                 }
                 cb.labelBinding(topLabel.get(loop));
-            } else if (run == Run.MASK && !copiesOnly(b)) {
-                anyMask(accSlots.get(b));
-                cb.ifeq(end);
+            } else if (run == Run.MASK) {
+                takeMask(b);
+                if (!copiesOnly(b)) {
+                    anyMask(classSlots.get(b));
+                    cb.ifeq(end);
+                }
             } else if (run == Run.FLAG || run == Run.REGION) {
                 cb.iload(flagSlot.get(b));
                 cb.ifeq(end);
             }
-            if (run == Run.MASK) {
-                int[] c = classSlots.get(b);
-                int[] a = accSlots.get(b);
-                for (int r = 0; r < regs32; r++) {
-                    cb.aload(a[r]);
-                    cb.astore(c[r]);
-                }
-                noneInto(a);
+            if (run == Run.MASK && loop != null) {
+                takeMask(b);
             } else if (run == Run.FLAG || run == Run.REGION) {
                 cb.iconst_0();
                 cb.istore(flagSlot.get(b));
@@ -2511,6 +2508,25 @@ public final class CodeGen {
             }
             cb.labelBinding(end);
             loopEnds(b);
+        }
+
+        /**
+         * Masked block {@code b} takes the threads that arrived: its accumulated mask becomes its mask and the
+         * accumulator is emptied. A block that is not a loop header does this before it tests for an empty mask,
+         * so that both happen on every path through it: then neither its accumulator nor its mask is live at the
+         * header of a loop around it (both are written before they are read in each iteration) and C2 builds no
+         * phi of masks there. Such a phi, of the mask a divergent branch hands on ({@code andNot}) and of the
+         * empty mask, C2 boxed at each iteration (transpose: 47 MB per launch). Skipped, the block's mask is
+         * empty rather than left over from its last run; only code the block dominates reads it, and none runs.
+         */
+        private void takeMask(Block b) {
+            int[] c = classSlots.get(b);
+            int[] a = accSlots.get(b);
+            for (int r = 0; r < regs32; r++) {
+                cb.aload(a[r]);
+                cb.astore(c[r]);
+            }
+            noneInto(a);
         }
 
         /**

@@ -3948,6 +3948,27 @@ public final class CodeGen {
                 }
                 cb.goto_(done);
             } else {
+                if (stridedGather(idx)) {
+                    Label slow = cb.newLabel();
+                    stridedRangeCheck(idx, arr, slow);
+                    for (int r = 0; r < regs(ek); r++) {
+                        cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                        scalar(arr);
+                        base(idx, cur);
+                        if (r > 0) {
+                            cb.loadConstant(r * lanes(ek) * idx.stride);
+                            cb.iadd();
+                        }
+                        cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
+                        cb.loadConstant(idx.stride + Lanes.MAX_GATHER_STRIDE);
+                        cb.aaload();
+                        cb.iconst_0();
+                        cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                        storeVector(x, r);
+                    }
+                    cb.goto_(done);
+                    cb.labelBinding(slow);
+                }
                 gatherIndices(idx, arr);
                 Label empty = cb.newLabel();
                 scalar(arr);
@@ -3981,6 +4002,42 @@ public final class CodeGen {
                     cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
                 }
                 storeVector(x, r);
+            }
+        }
+
+        /** Whether a load at {@code idx} is a gather at {@code base + stride * lane} with a map in {@link Lanes#STRIDED}. */
+        private boolean stridedGather(Node idx) {
+            return shapeAt(idx, cur) == Shape.AFFINE && idx.stride != 1 && idx.stride != 0
+                    && Math.abs(idx.stride) <= Lanes.MAX_GATHER_STRIDE;
+        }
+
+        /**
+         * Jumps to {@code slow} unless the indices {@code base + stride * lane} of every lane of the group, active or
+         * not, lie inside the array: then no thread faults, and the inactive lanes read elements that exist (their
+         * values are never used, as with the unmasked gather of {@link #gatherIndices}). Int arithmetic cannot
+         * overflow here: {@code |stride| * (n - 1)} is small and the array length not negative.
+         */
+        private void stridedRangeCheck(Node idx, Node arr, Label slow) {
+            int span = Math.abs(idx.stride) * (n - 1);
+            if (idx.stride > 0) {
+                // 0 <= base and base + span < length
+                base(idx, cur);
+                cb.iflt(slow);
+                base(idx, cur);
+                scalar(arr);
+                cb.arraylength();
+                cb.loadConstant(span);
+                cb.isub();
+                cb.if_icmpge(slow);
+            } else {
+                // 0 <= base - span and base < length
+                base(idx, cur);
+                cb.loadConstant(span);
+                cb.if_icmplt(slow);
+                base(idx, cur);
+                scalar(arr);
+                cb.arraylength();
+                cb.if_icmpge(slow);
             }
         }
 

@@ -141,7 +141,8 @@ class StridedGatherTest {
 
     @Test
     void stridedReadOutOfBounds_failsInTheFirstFaultingThread() {
-        d.check(Dim3.of(3), Dim3.of(64), StridedGatherTest::stridedPastEnd, Differential.floats(4 * 100, 8, -1, 1), new float[192]);
+        // Faulting threads in one CTA only: which of several faulting CTAs a launch reports is not fixed.
+        d.check(Dim3.of(3), Dim3.of(64), StridedGatherTest::stridedPastEnd, Differential.floats(4 * 170, 8, -1, 1), new float[192]);
         d.check(Dim3.of(3), Dim3.of(64), StridedGatherTest::stridedPastEnd, Differential.floats(4 * 192, 8, -1, 1), new float[192]);
         int[] in = new int[2 * 150];
         for (int i = 0; i < in.length; i++) {

@@ -2512,21 +2512,18 @@ public final class CodeGen {
                     }
                 }
                 cb.labelBinding(topLabel.get(loop));
-            } else if (run == Run.MASK && !copiesOnly(b)) {
-                anyMask(accSlots.get(b));
-                cb.ifeq(end);
+            } else if (run == Run.MASK) {
+                takeMask(b);
+                if (!copiesOnly(b)) {
+                    anyMask(classSlots.get(b));
+                    cb.ifeq(end);
+                }
             } else if (run == Run.FLAG || run == Run.REGION) {
                 cb.iload(flagSlot.get(b));
                 cb.ifeq(end);
             }
-            if (run == Run.MASK) {
-                int[] c = classSlots.get(b);
-                int[] a = accSlots.get(b);
-                for (int r = 0; r < regs32; r++) {
-                    cb.aload(a[r]);
-                    cb.astore(c[r]);
-                }
-                noneInto(a);
+            if (run == Run.MASK && loop != null) {
+                takeMask(b);
             } else if (run == Run.FLAG || run == Run.REGION) {
                 cb.iconst_0();
                 cb.istore(flagSlot.get(b));
@@ -2552,6 +2549,25 @@ public final class CodeGen {
             }
             cb.labelBinding(end);
             loopEnds(b);
+        }
+
+        /**
+         * Masked block {@code b} takes the threads that arrived: its accumulated mask becomes its mask and the
+         * accumulator is emptied. A block that is not a loop header does this before it tests for an empty mask,
+         * so that both happen on every path through it: then neither its accumulator nor its mask is live at the
+         * header of a loop around it (both are written before they are read in each iteration) and C2 builds no
+         * phi of masks there. Such a phi, of the mask a divergent branch hands on ({@code andNot}) and of the
+         * empty mask, C2 boxed at each iteration (transpose: 47 MB per launch). Skipped, the block's mask is
+         * empty rather than left over from its last run; only code the block dominates reads it, and none runs.
+         */
+        private void takeMask(Block b) {
+            int[] c = classSlots.get(b);
+            int[] a = accSlots.get(b);
+            for (int r = 0; r < regs32; r++) {
+                cb.aload(a[r]);
+                cb.astore(c[r]);
+            }
+            noneInto(a);
         }
 
         /**
@@ -3973,6 +3989,27 @@ public final class CodeGen {
                 }
                 cb.goto_(done);
             } else {
+                if (stridedGather(idx)) {
+                    Label slow = cb.newLabel();
+                    stridedRangeCheck(idx, arr, slow);
+                    for (int r = 0; r < regs(ek); r++) {
+                        cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                        scalar(arr);
+                        base(idx, cur);
+                        if (r > 0) {
+                            cb.loadConstant(r * lanes(ek) * idx.stride);
+                            cb.iadd();
+                        }
+                        cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
+                        cb.loadConstant(idx.stride + Lanes.MAX_GATHER_STRIDE);
+                        cb.aaload();
+                        cb.iconst_0();
+                        cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                        storeVector(x, r);
+                    }
+                    cb.goto_(done);
+                    cb.labelBinding(slow);
+                }
                 gatherIndices(idx, arr);
                 Label empty = cb.newLabel();
                 scalar(arr);
@@ -4006,6 +4043,42 @@ public final class CodeGen {
                     cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
                 }
                 storeVector(x, r);
+            }
+        }
+
+        /** Whether a load at {@code idx} is a gather at {@code base + stride * lane} with a map in {@link Lanes#STRIDED}. */
+        private boolean stridedGather(Node idx) {
+            return shapeAt(idx, cur) == Shape.AFFINE && idx.stride != 1 && idx.stride != 0
+                    && Math.abs(idx.stride) <= Lanes.MAX_GATHER_STRIDE;
+        }
+
+        /**
+         * Jumps to {@code slow} unless the indices {@code base + stride * lane} of every lane of the group, active or
+         * not, lie inside the array: then no thread faults, and the inactive lanes read elements that exist (their
+         * values are never used, as with the unmasked gather of {@link #gatherIndices}). Int arithmetic cannot
+         * overflow here: {@code |stride| * (n - 1)} is small and the array length not negative.
+         */
+        private void stridedRangeCheck(Node idx, Node arr, Label slow) {
+            int span = Math.abs(idx.stride) * (n - 1);
+            if (idx.stride > 0) {
+                // 0 <= base and base + span < length
+                base(idx, cur);
+                cb.iflt(slow);
+                base(idx, cur);
+                scalar(arr);
+                cb.arraylength();
+                cb.loadConstant(span);
+                cb.isub();
+                cb.if_icmpge(slow);
+            } else {
+                // 0 <= base - span and base < length
+                base(idx, cur);
+                cb.loadConstant(span);
+                cb.if_icmplt(slow);
+                base(idx, cur);
+                scalar(arr);
+                cb.arraylength();
+                cb.if_icmpge(slow);
             }
         }
 

@@ -438,6 +438,27 @@ public final class Lanes {
     public static final VectorMask<Integer>[] FROM_I = lanesFrom(IS);
     public static final VectorMask<Float>[] FROM_F = lanesFrom(FS);
 
+    /** The largest stride, either way, of an affine index that {@link #STRIDED} has a gather map for. */
+    public static final int MAX_GATHER_STRIDE = 64;
+    /**
+     * {@code STRIDED[s + MAX_GATHER_STRIDE]}: the gather map {@code 0, s, 2s, ...} of one register's lanes, for the
+     * loads whose index is {@code base + s * lane} (a column of a shared tile). Constant, so a load at such an index
+     * in range for every lane is one gather from a map that no code writes, with no per-group index stores.
+     */
+    public static final int[][] STRIDED = stridedMaps();
+
+    private static int[][] stridedMaps() {
+        int[][] t = new int[2 * MAX_GATHER_STRIDE + 1][];
+        for (int s = -MAX_GATHER_STRIDE; s <= MAX_GATHER_STRIDE; s++) {
+            int[] m = new int[L32];
+            for (int l = 0; l < L32; l++) {
+                m[l] = s * l;
+            }
+            t[s + MAX_GATHER_STRIDE] = m;
+        }
+        return t;
+    }
+
     private interface LaneMap {
         int source(int m, int lane);
     }

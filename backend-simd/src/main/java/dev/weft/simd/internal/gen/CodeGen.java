@@ -2471,7 +2471,7 @@ public final class CodeGen {
                     }
                 }
                 cb.labelBinding(topLabel.get(loop));
-            } else if (run == Run.MASK && !copiesOnly(b)) {
+            } else if (run == Run.MASK && !copiesOnly(b) && !arithmeticOnly(b)) {
                 anyMask(accSlots.get(b));
                 cb.ifeq(end);
             } else if (run == Run.FLAG || run == Run.REGION) {
@@ -2534,6 +2534,32 @@ public final class CodeGen {
             // the value C2 boxed, and scan allocated 7% more.
             return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
                     && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING && !readElsewhere(p));
+        }
+
+        /** Operations that neither fault nor write anything, whatever their operands: safe to run for no thread. */
+        private static final Set<Op> HARMLESS = EnumSet.of(Op.CONST, Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.SHL, Op.SHR,
+                Op.USHR, Op.AND, Op.OR, Op.XOR, Op.CONV, Op.TEST);
+
+        /**
+         * Whether masked block {@code b} runs even when no thread arrived because, like a {@link #copiesOnly}
+         * block, it hands its threads on to its successor's vector phis, and before that only computes (no load,
+         * store, division, call or warp operation: nothing that faults or writes). With an empty mask its results
+         * are blended into nothing. Without the test the blend into the phi is not under a branch: in scan's
+         * {@code if (lane >= d) v += up} inside the shuffle loop, the test made C2 allocate every boxed vector the
+         * loop carries (the phi of the blended sum and the value before it), about 2.9 KB per warp, and the boxes
+         * cost more than the add they skip.
+         */
+        private boolean arithmeticOnly(Block b) {
+            if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || profiling != null || keptAt.containsKey(b)
+                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> HARMLESS.contains(x.op))
+                    || b.nodes.stream().allMatch(x -> x.op == Op.CONST)) {
+                return false;
+            }
+            Block s = b.succs.get(0);
+            Run sr = plan.run.get(s);
+            // as in copiesOnly: a uniform or affine phi takes the copy whole, so an empty block must not make it
+            return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
+                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING);
         }
 
         /**

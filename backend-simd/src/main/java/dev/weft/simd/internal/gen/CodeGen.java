@@ -159,6 +159,8 @@ public final class CodeGen {
     private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
+    /** See {@link #withSpillCalls}. */
+    private boolean spillCalls;
     private boolean noResumeMethods;
     /** The class {@link #generate} is generating, and its variant methods' type. */
     private ClassDesc className;
@@ -231,6 +233,18 @@ public final class CodeGen {
      */
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
+        return this;
+    }
+
+    /**
+     * Makes the int vectors kept across barriers go through {@link Lanes}' spill and restore helpers instead of
+     * inline {@code intoArray} and {@code fromArray}: a few bytes less each, for a kernel otherwise over
+     * {@link #HUGE_METHOD_LIMIT}. Inline is the default: in a method near that limit C2 does not inline the
+     * helpers, and every vector passed to one is boxed, back to its definitions (scan: the shuffle loop's phi,
+     * each pass's blend and the load, about 1.2 KB per warp).
+     */
+    public CodeGen withSpillCalls(boolean calls) {
+        this.spillCalls = calls;
         return this;
     }
 
@@ -1574,6 +1588,14 @@ public final class CodeGen {
                 cb.astore(k[1]);
                 return;
             }
+            if (!spillCalls && kind == Kind.INT) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                cb.invokestatic(Vec.INT_VECTOR, "fromArray", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int.arrayType(), CD_int));
+                cb.astore(k[1]);
+                return;
+            }
             ClassDesc vt = Vec.vector(kind);
             String restore = switch (kind) {
                 case LONG -> "restoreLongs";
@@ -1593,6 +1615,13 @@ public final class CodeGen {
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
                 cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_float.arrayType(), CD_int));
+                return;
+            }
+            if (!spillCalls && Kind.values()[k[3]] == Kind.INT) {
+                cb.aload(k[1]);
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
                 return;
             }
             cb.aload(k[1]);
@@ -1671,7 +1700,8 @@ public final class CodeGen {
                 int[] k = keptHere.get(i);
                 if (k.length > 2) {
                     int[] next = i + 1 < keptHere.size() ? keptHere.get(i + 1) : null;
-                    if (next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
+                    if ((spillCalls || k[3] != Kind.INT.ordinal())
+                            && next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
                             && columns.get(SPILL_INT).get(spillKey(next)) == columns.get(SPILL_INT).get(spillKey(k)) + k[2]) {
                         // The two registers of one value, side by side: one call (bytes under C2's limit).
                         ClassDesc vt = Vec.vector(Kind.values()[k[3]]);

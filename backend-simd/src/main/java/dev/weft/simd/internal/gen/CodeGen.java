@@ -4131,7 +4131,8 @@ public final class CodeGen {
                 scalar(arr);
                 cb.arraylength();
                 cb.if_icmpge(oob);
-                curBits();
+                // inline: with Lanes.bits not inlined (a method near C2's limit) the masks passed were boxed
+                activeBits();
                 cb.dup2();
                 cb.lstore(bitsSlot);
                 cb.lconst_0();

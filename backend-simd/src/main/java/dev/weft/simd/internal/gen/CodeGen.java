@@ -2041,8 +2041,22 @@ public final class CodeGen {
             for (Kind k : scratchKinds()) {
                 int s = local(TypeKind.REFERENCE);
                 scratch.put(k, s);
-                cb.loadConstant(n * 4);
-                cb.newarray(Vec.typeKind(k));
+                TypeKind tk = Vec.typeKind(k);
+                if (phasesSlot >= 0 && tk != TypeKind.REFERENCE) {
+                    // A kernel with barriers: its SM's arrays, reused by its CTAs and their phases (see Phases.scratchInt)
+                    cb.aload(phasesSlot);
+                    cb.loadConstant(n * 4);
+                    String which = switch (tk) {
+                        case LONG -> "scratchLong";
+                        case FLOAT -> "scratchFloat";
+                        case DOUBLE -> "scratchDouble";
+                        default -> "scratchInt";
+                    };
+                    cb.invokevirtual(Vec.PHASES, which, mt(tk.upperBound().arrayType(), CD_int));
+                } else {
+                    cb.loadConstant(n * 4);
+                    cb.newarray(tk);
+                }
                 cb.astore(s);
             }
             cb.iconst_m1();

@@ -349,15 +349,16 @@ final class Compiler {
                 boolean strides = gen.stridePaths();
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && strides) {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
-                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withStrideLoops(false).withoutResumeMethods();
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withStrideLoops(false)
+                            .withSpillCalls(barriers).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = false;
                 }
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && largest <= COMPACT_MASKS_REACH) {
-                    // Just over: the compact mask conversions may fit before a smaller group is tried.
+                    // Just over: the compact mask conversions and the spill helpers may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
-                            .withStrideLoops(false).withoutResumeMethods();
+                            .withSpillCalls(true).withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = false;

@@ -167,6 +167,8 @@ public final class CodeGen {
     private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
+    /** See {@link #withSpillCalls}. */
+    private boolean spillCalls;
     private boolean noResumeMethods;
     /** The class {@link #generate} is generating, and its variant methods' type. */
     private ClassDesc className;
@@ -239,6 +241,18 @@ public final class CodeGen {
      */
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
+        return this;
+    }
+
+    /**
+     * Makes the int vectors kept across barriers go through {@link Lanes}' spill and restore helpers instead of
+     * inline {@code intoArray} and {@code fromArray}: a few bytes less each, for a kernel otherwise over
+     * {@link #HUGE_METHOD_LIMIT}. Inline is the default: in a method near that limit C2 does not inline the
+     * helpers, and every vector passed to one is boxed, back to its definitions (scan: the shuffle loop's phi,
+     * each pass's blend and the load, about 1.2 KB per warp).
+     */
+    public CodeGen withSpillCalls(boolean calls) {
+        this.spillCalls = calls;
         return this;
     }
 
@@ -1615,6 +1629,14 @@ public final class CodeGen {
                 cb.astore(k[1]);
                 return;
             }
+            if (!spillCalls && kind == Kind.INT) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                cb.invokestatic(Vec.INT_VECTOR, "fromArray", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int.arrayType(), CD_int));
+                cb.astore(k[1]);
+                return;
+            }
             ClassDesc vt = Vec.vector(kind);
             String restore = switch (kind) {
                 case LONG -> "restoreLongs";
@@ -1634,6 +1656,13 @@ public final class CodeGen {
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
                 cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_float.arrayType(), CD_int));
+                return;
+            }
+            if (!spillCalls && Kind.values()[k[3]] == Kind.INT) {
+                cb.aload(k[1]);
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
                 return;
             }
             cb.aload(k[1]);
@@ -1712,7 +1741,8 @@ public final class CodeGen {
                 int[] k = keptHere.get(i);
                 if (k.length > 2) {
                     int[] next = i + 1 < keptHere.size() ? keptHere.get(i + 1) : null;
-                    if (next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
+                    if ((spillCalls || k[3] != Kind.INT.ordinal())
+                            && next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
                             && columns.get(SPILL_INT).get(spillKey(next)) == columns.get(SPILL_INT).get(spillKey(k)) + k[2]) {
                         // The two registers of one value, side by side: one call (bytes under C2's limit).
                         ClassDesc vt = Vec.vector(Kind.values()[k[3]]);
@@ -2052,8 +2082,22 @@ public final class CodeGen {
             for (Kind k : scratchKinds()) {
                 int s = local(TypeKind.REFERENCE);
                 scratch.put(k, s);
-                cb.loadConstant(n * 4);
-                cb.newarray(Vec.typeKind(k));
+                TypeKind tk = Vec.typeKind(k);
+                if (phasesSlot >= 0 && tk != TypeKind.REFERENCE) {
+                    // A kernel with barriers: its SM's arrays, reused by its CTAs and their phases (see Phases.scratchInt)
+                    cb.aload(phasesSlot);
+                    cb.loadConstant(n * 4);
+                    String which = switch (tk) {
+                        case LONG -> "scratchLong";
+                        case FLOAT -> "scratchFloat";
+                        case DOUBLE -> "scratchDouble";
+                        default -> "scratchInt";
+                    };
+                    cb.invokevirtual(Vec.PHASES, which, mt(tk.upperBound().arrayType(), CD_int));
+                } else {
+                    cb.loadConstant(n * 4);
+                    cb.newarray(tk);
+                }
                 cb.astore(s);
             }
             cb.iconst_m1();
@@ -2514,7 +2558,7 @@ public final class CodeGen {
                 cb.labelBinding(topLabel.get(loop));
             } else if (run == Run.MASK) {
                 takeMask(b);
-                if (!copiesOnly(b)) {
+                if (!copiesOnly(b) && !arithmeticOnly(b)) {
                     anyMask(classSlots.get(b));
                     cb.ifeq(end);
                 }
@@ -2591,6 +2635,32 @@ public final class CodeGen {
             // the value C2 boxed, and scan allocated 7% more.
             return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
                     && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING && !readElsewhere(p));
+        }
+
+        /** Operations that neither fault nor write anything, whatever their operands: safe to run for no thread. */
+        private static final Set<Op> HARMLESS = EnumSet.of(Op.CONST, Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.SHL, Op.SHR,
+                Op.USHR, Op.AND, Op.OR, Op.XOR, Op.CONV, Op.TEST);
+
+        /**
+         * Whether masked block {@code b} runs even when no thread arrived because, like a {@link #copiesOnly}
+         * block, it hands its threads on to its successor's vector phis, and before that only computes (no load,
+         * store, division, call or warp operation: nothing that faults or writes). With an empty mask its results
+         * are blended into nothing. Without the test the blend into the phi is not under a branch: in scan's
+         * {@code if (lane >= d) v += up} inside the shuffle loop, the test made C2 allocate every boxed vector the
+         * loop carries (the phi of the blended sum and the value before it), about 2.9 KB per warp, and the boxes
+         * cost more than the add they skip.
+         */
+        private boolean arithmeticOnly(Block b) {
+            if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || profiling != null || keptAt.containsKey(b)
+                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> HARMLESS.contains(x.op))
+                    || b.nodes.stream().allMatch(x -> x.op == Op.CONST)) {
+                return false;
+            }
+            Block s = b.succs.get(0);
+            Run sr = plan.run.get(s);
+            // as in copiesOnly: a uniform or affine phi takes the copy whole, so an empty block must not make it
+            return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
+                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING);
         }
 
         /**
@@ -4189,7 +4259,8 @@ public final class CodeGen {
                 scalar(arr);
                 cb.arraylength();
                 cb.if_icmpge(oob);
-                curBits();
+                // inline: with Lanes.bits not inlined (a method near C2's limit) the masks passed were boxed
+                activeBits();
                 cb.dup2();
                 cb.lstore(bitsSlot);
                 cb.lconst_0();

@@ -560,8 +560,10 @@ public final class Lanes {
 
     // Vectors kept across a barrier (CodeGen's spill rows): vector i of the int row at columns [i * L32, (i + 1) * L32),
     // its bits as ints (every species has the same size, and a reinterpretation changes no bit). Helpers rather than
-    // inline code, and one row for all, keep each spill and restore a few bytes shorter under C2's 8000-byte limit;
-    // C2 inlines them. Float vectors have their own row, without reinterpretation (see CodeGen.vectorSpill).
+    // inline code, and one row for all, keep each spill and restore a few bytes shorter under C2's 8000-byte limit.
+    // Int vectors use them only where inline code would not fit (CodeGen.withSpillCalls): near that limit C2 does
+    // not inline them, and boxes every vector passed. Float vectors have their own row, without reinterpretation
+    // (see CodeGen.vectorSpill).
 
     public static IntVector restoreInts(int[] row, int i) {
         return IntVector.fromArray(IS, row, i * L32);

@@ -63,7 +63,45 @@ public final class Phases {
     private KernelFault pendingFault;
     private int pendingGroup;
 
+    private int[] scratchInts = new int[0];
+    private long[] scratchLongs = new long[0];
+    private float[] scratchFloats = new float[0];
+    private double[] scratchDoubles = new double[0];
+
     private Phases() {
+    }
+
+    // Scratch arrays of the generated code (gather maps, scatter values, per-lane calls), at least len long: the
+    // SM's, reused by every CTA and phase it runs (a new one per CTA and phase was scan's largest allocation left,
+    // three of 1 KiB per CTA). What one leaves there another never reads: the code writes before it reads, as
+    // the groups of one CTA always shared one array.
+
+    public int[] scratchInt(int len) {
+        if (scratchInts.length < len) {
+            scratchInts = new int[len];
+        }
+        return scratchInts;
+    }
+
+    public long[] scratchLong(int len) {
+        if (scratchLongs.length < len) {
+            scratchLongs = new long[len];
+        }
+        return scratchLongs;
+    }
+
+    public float[] scratchFloat(int len) {
+        if (scratchFloats.length < len) {
+            scratchFloats = new float[len];
+        }
+        return scratchFloats;
+    }
+
+    public double[] scratchDouble(int len) {
+        if (scratchDoubles.length < len) {
+            scratchDoubles = new double[len];
+        }
+        return scratchDoubles;
     }
 
     /** The calling SM's state, ready for a CTA of {@code threads} threads in groups of {@code group}: every group at the start. */

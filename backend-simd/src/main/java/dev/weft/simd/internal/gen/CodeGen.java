@@ -2673,7 +2673,7 @@ public final class CodeGen {
                 emitHandlers();
             }
             if (yield != null) {
-                interleavedPause(pause, yield);
+                interleavedPause(pause, yield, acc);
             }
             endLabel.put(h, hEnd);
             endLabel.put(body, bEnd);
@@ -2718,12 +2718,16 @@ public final class CodeGen {
          * loops whose reordering across threads nobody can observe.
          * {@code -Dweft.simd.interleave=false} turns it off.
          */
-        private void interleavedPause(Label pause, int k) {
+        private void interleavedPause(Label pause, int k, int[] acc) {
             cb.labelBinding(pause);
             cb.aload(stopArraySlot);
             cb.iload(groupIndexSlot);
             cb.loadConstant(Phases.YIELD + k);
             cb.iastore();
+            for (int sl : acc) {
+                cb.getstatic(Vec.LANES, "ALL_TRUE", Vec.MASK);
+                cb.astore(sl);
+            }
             spillKept(barrierBlocks.getFirst());
         }
 

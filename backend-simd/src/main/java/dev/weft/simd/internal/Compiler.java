@@ -261,8 +261,8 @@ final class Compiler {
         for (; group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
             // varyingLengths reads the shapes the nodes hold: apply each analysis before it (see Uniformity#apply).
-            Uniformity ua = analyses.uniformity(true, withinWarp);
-            Uniformity ub = readsThreadIdx ? analyses.uniformity(false, withinWarp) : null;
+            Uniformity ua = analyses.uniformity(true, withinWarp, group);
+            Uniformity ub = readsThreadIdx ? analyses.uniformity(false, withinWarp, group) : null;
             ua.apply();
             List<String> lengths = new ArrayList<>(SharedAllocations.varyingLengths(g, ua));
             if (readsThreadIdx) {
@@ -490,22 +490,40 @@ final class Compiler {
     private static final class Analyses {
         private final Graph g;
         private final Cfg cfg;
-        /** Indexed by rowAligned * 2 + groupWithinWarp. */
-        private final Uniformity[] uniformity = new Uniformity[4];
+        /** Keyed by rowAligned * 2 + groupWithinWarp, and the group where it matters (see {@link #uniformity}). */
+        private final java.util.Map<Long, Uniformity> uniformity = new java.util.HashMap<>();
+        /** Whether the kernel has int ands or right shifts, the only shapes the group size changes. */
+        private final boolean groupDependent;
         private final java.util.Map<Uniformity, MaskPlan> plans = new java.util.IdentityHashMap<>();
 
         Analyses(Graph g, Cfg cfg) {
             this.g = g;
             this.cfg = cfg;
+            boolean d = false;
+            for (Block b : g.blocks) {
+                for (Node n : b.nodes) {
+                    d |= n.kind == Kind.INT && (n.op == Op.AND || n.op == Op.SHR || n.op == Op.USHR);
+                }
+            }
+            groupDependent = d;
         }
 
-        /** The analysis; a new one leaves its shapes in the nodes, a cached one must be applied before use. */
+        /** The analysis with no group alignment (for estimates made before the group size is chosen). */
         Uniformity uniformity(boolean rowAligned, boolean groupWithinWarp) {
-            int i = (rowAligned ? 2 : 0) + (groupWithinWarp ? 1 : 0);
-            Uniformity u = uniformity[i];
+            return uniformity(rowAligned, groupWithinWarp, 0);
+        }
+
+        /**
+         * The analysis for groups of up to {@code group} threads; a new one leaves its shapes in the nodes, a cached
+         * one must be applied before use.
+         */
+        Uniformity uniformity(boolean rowAligned, boolean groupWithinWarp, int group) {
+            int gr = groupDependent ? group : 0;
+            long key = ((long) gr << 2) | (rowAligned ? 2 : 0) | (groupWithinWarp ? 1 : 0);
+            Uniformity u = uniformity.get(key);
             if (u == null) {
-                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp);
-                uniformity[i] = u;
+                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp, gr);
+                uniformity.put(key, u);
             }
             return u;
         }

@@ -3516,6 +3516,12 @@ public final class CodeGen {
                     base(x.in(1), b);
                     cb.ishl();
                 }
+                case AND -> {
+                    // (base + lane) & mask, affine only where base is group-aligned (Uniformity): (base & mask) + lane
+                    base(x.in(0), b);
+                    base(x.in(1), b);
+                    cb.iand();
+                }
                 default -> throw new IllegalStateException("affine " + x);
             }
             storeBase(x);

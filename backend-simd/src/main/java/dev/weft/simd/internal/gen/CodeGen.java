@@ -1168,6 +1168,7 @@ public final class CodeGen {
             List<Block> points = new ArrayList<>(barrierBlocks);
             points.addAll(yieldIds.keySet());
             List<List<int[]>> yieldKept = new ArrayList<>();
+            Map<Block, Set<Node>> liveOut = barrierBlocks.isEmpty() ? Map.of() : liveOut();
             for (Block b : points) {
                 boolean pause = yieldIds.containsKey(b);
                 int p = cfg.position.get(b) - (pause ? 1 : 0);
@@ -1183,6 +1184,10 @@ public final class CodeGen {
                     int[] r = e.getValue();
                     if (r[0] > p || r[1] <= p || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
                             || x.op == Op.SREG || deferred.contains(x)) {
+                        continue;
+                    }
+                    if (!pause && !shadow.containsKey(x) && !liveOut.get(b).contains(x) && x != b.cond) {
+                        // In range but dead here: a loop's phi between its last use and the back edge's copy.
                         continue;
                     }
                     int before = kept.size();
@@ -1256,9 +1261,11 @@ public final class CodeGen {
                 }
             }
             List<int[]> all = new ArrayList<>(union.values());
+            boolean own = yieldKept.isEmpty() && ownKeptSets(all);
             for (Block b : barrierBlocks) {
-                keptAt.put(b, all);
-                keptSets.computeIfAbsent(keptKey(b, all), k -> new ArrayList<>()).add(b);
+                List<int[]> kept = own ? keptAt.get(b) : all;
+                keptAt.put(b, kept);
+                keptSets.computeIfAbsent(keptKey(b, kept), k -> new ArrayList<>()).add(b);
             }
             // Vectors first in their row, whole vectors each, so that the vector index passed is a small constant.
             Map<Long, Integer> ints = columns.get(SPILL_INT);
@@ -1282,6 +1289,85 @@ public final class CodeGen {
                 spillArraySlots[i] = columns.get(i).isEmpty() ? -1 : local(TypeKind.REFERENCE);
             }
             groupIndexSlot = local(TypeKind.INT);
+        }
+
+        /**
+         * Whether each barrier keeps only its own set rather than the union {@code all}: where the union holds
+         * vectors dead at a barrier, for the price of a few more bytes of scalar spills. With the union, a group
+         * restores at every barrier the vectors that are live at any, and C2 carries those through the phase's loops
+         * to spill them again: the register-blocked sgemm's 16 accumulators are different values at its two
+         * barriers (the k-loop's phis and the tile loop's), so the union was 32 vectors restored and spilled per
+         * group and phase, and its FMA loop spilled accumulators to the stack at every iteration.
+         */
+        private boolean ownKeptSets(List<int[]> all) {
+            int unionVectors = 0;
+            for (int[] k : all) {
+                unionVectors += k.length > 2 ? 1 : 0;
+            }
+            int maxVectors = 0;
+            int items = 0;
+            for (Block b : barrierBlocks) {
+                int vectors = 0;
+                for (int[] k : keptAt.get(b)) {
+                    vectors += k.length > 2 ? 1 : 0;
+                }
+                maxVectors = Math.max(maxVectors, vectors);
+                items += keptAt.get(b).size();
+            }
+            return unionVectors > maxVectors && items <= all.size() + 16;
+        }
+
+        /**
+         * The values live at the end of each block, by SSA liveness: used further on before being defined again,
+         * a phi's input live at the end of the predecessor it comes from, a phi itself not live before its block.
+         * The linear ranges above keep a loop's phi over the whole loop, also where it is dead (between its last use
+         * and the back edge, which writes the next value): the register-blocked sgemm kept its 16 accumulators of
+         * the k loop across the barrier that ends the tile's FMA loop, beside the 16 live there.
+         * A barrier passes only with every (not exited) thread of the group at it, so no phi is half-written (from
+         * one side of a divergent branch) across one; values with shadows keep their ranges.
+         */
+        private Map<Block, Set<Node>> liveOut() {
+            Map<Block, Set<Node>> in = new IdentityHashMap<>();
+            Map<Block, Set<Node>> out = new IdentityHashMap<>();
+            for (Block b : g.blocks) {
+                in.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+                out.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            }
+            boolean changed = true;
+            while (changed) {
+                changed = false;
+                for (int i = g.blocks.size() - 1; i >= 0; i--) {
+                    Block b = g.blocks.get(i);
+                    Set<Node> o = out.get(b);
+                    for (Block s : b.succs) {
+                        for (Node x : in.get(s)) {
+                            if (!s.phis.contains(x)) {
+                                changed |= o.add(x);
+                            }
+                        }
+                        for (int k = 0; k < s.preds.size(); k++) {
+                            if (s.preds.get(k) == b) {
+                                for (Node phi : s.phis) {
+                                    changed |= o.add(phi.in(k));
+                                }
+                            }
+                        }
+                    }
+                    Set<Node> li = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                    li.addAll(o);
+                    if (b.cond != null) {
+                        li.add(b.cond);
+                    }
+                    for (int j = b.nodes.size() - 1; j >= 0; j--) {
+                        Node x = b.nodes.get(j);
+                        li.remove(x);
+                        li.addAll(x.in);
+                    }
+                    li.removeAll(b.phis);
+                    changed |= in.get(b).addAll(li);
+                }
+            }
+            return out;
         }
 
         /** Mask, flag or loop-abort locals of the masked code, and the linear positions between which they live. */

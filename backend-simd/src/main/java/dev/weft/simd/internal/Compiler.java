@@ -492,20 +492,11 @@ final class Compiler {
         private final Cfg cfg;
         /** Keyed by rowAligned * 2 + groupWithinWarp, and the group where it matters (see {@link #uniformity}). */
         private final java.util.Map<Long, Uniformity> uniformity = new java.util.HashMap<>();
-        /** Whether the kernel has int ands or right shifts, the only shapes the group size changes. */
-        private final boolean groupDependent;
         private final java.util.Map<Uniformity, MaskPlan> plans = new java.util.IdentityHashMap<>();
 
         Analyses(Graph g, Cfg cfg) {
             this.g = g;
             this.cfg = cfg;
-            boolean d = false;
-            for (Block b : g.blocks) {
-                for (Node n : b.nodes) {
-                    d |= n.kind == Kind.INT && (n.op == Op.AND || n.op == Op.SHR || n.op == Op.USHR);
-                }
-            }
-            groupDependent = d;
         }
 
         /** The analysis with no group alignment (for estimates made before the group size is chosen). */
@@ -515,14 +506,23 @@ final class Compiler {
 
         /**
          * The analysis for groups of up to {@code group} threads; a new one leaves its shapes in the nodes, a cached
-         * one must be applied before use.
+         * one must be applied before use. The one without alignment serves every group where the alignment rules
+         * cannot apply (no int and or right shift of a lane-strided value): most kernels, one analysis as before.
          */
         Uniformity uniformity(boolean rowAligned, boolean groupWithinWarp, int group) {
-            int gr = groupDependent ? group : 0;
-            long key = ((long) gr << 2) | (rowAligned ? 2 : 0) | (groupWithinWarp ? 1 : 0);
+            long key = (rowAligned ? 2 : 0) | (groupWithinWarp ? 1 : 0);
+            Uniformity base = uniformity.get(key);
+            if (base == null) {
+                base = new Uniformity(g, cfg, rowAligned, groupWithinWarp, 0);
+                uniformity.put(key, base);
+            }
+            if (group == 0 || !base.alignmentMatters()) {
+                return base;
+            }
+            key |= (long) group << 2;
             Uniformity u = uniformity.get(key);
             if (u == null) {
-                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp, gr);
+                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp, group);
                 uniformity.put(key, u);
             }
             return u;

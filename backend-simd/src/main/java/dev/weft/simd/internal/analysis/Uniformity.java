@@ -441,6 +441,30 @@ public final class Uniformity {
     }
 
     /**
+     * Whether an analysis for an aligned group could differ from this one: some int and or right shift has an
+     * operand of stride 1 here. (Any shape the alignment rules refine starts at such a node, whose operands they
+     * do not refine.)
+     */
+    public boolean alignmentMatters() {
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                if (n.kind == Kind.INT && (n.op == Op.AND || n.op == Op.SHR || n.op == Op.USHR)) {
+                    for (Node v : n.in) {
+                        long[] r = result.get(v);
+                        if (r != null && r[0] == Shape.AFFINE.ordinal() && r[1] == 1) {
+                            return true;
+                        }
+                        if (r == null && v.op == Op.SREG && (v.aux == SReg.TID_X || v.aux == SReg.LINEAR_TID || v.aux == SReg.LANE_ID)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Writes this analysis's shapes into the nodes. The shapes live in the nodes, which the variants share;
      * each variant's code is generated right after its shapes are applied.
      */

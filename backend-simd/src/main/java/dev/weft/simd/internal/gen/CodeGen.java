@@ -159,6 +159,8 @@ public final class CodeGen {
     private boolean strideLoops = FAST_STRIDE_LOOPS;
     /** See {@link #withCompactMasks}. */
     private boolean compactMasks;
+    /** SSA liveness at the end of each block, computed once per kernel (see MethodGen#liveOut). */
+    private Map<Block, Set<Node>> liveOut;
     /** Gathers' index checks as calls to Lanes helpers (see {@link #withCompactGathers}). */
     private boolean compactGathers;
     /** Whether the last generation emitted a gather's index checks inline (see {@link #withCompactGathers}). */
@@ -421,6 +423,57 @@ public final class CodeGen {
                 mg.emit();
             });
         }
+    }
+
+    /** The values live at the end of each block (see MethodGen#liveOut); blocks in post-order until stable. */
+    private Map<Block, Set<Node>> computeLiveOut() {
+        Map<Block, Set<Node>> in = new IdentityHashMap<>();
+        Map<Block, Set<Node>> out = new IdentityHashMap<>();
+        Map<Block, Set<Node>> phis = new IdentityHashMap<>();
+        for (Block b : g.blocks) {
+            in.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            out.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            Set<Node> p = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            p.addAll(b.phis);
+            phis.put(b, p);
+        }
+        List<Block> order = new ArrayList<>(cfg.rpo);
+        java.util.Collections.reverse(order);
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Block b : order) {
+                Set<Node> o = out.get(b);
+                for (Block s : b.succs) {
+                    Set<Node> sp = phis.get(s);
+                    for (Node x : in.get(s)) {
+                        if (!sp.contains(x)) {
+                            changed |= o.add(x);
+                        }
+                    }
+                    for (int k = 0; k < s.preds.size(); k++) {
+                        if (s.preds.get(k) == b) {
+                            for (Node phi : s.phis) {
+                                changed |= o.add(phi.in(k));
+                            }
+                        }
+                    }
+                }
+                Set<Node> li = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                li.addAll(o);
+                if (b.cond != null) {
+                    li.add(b.cond);
+                }
+                for (int j = b.nodes.size() - 1; j >= 0; j--) {
+                    Node x = b.nodes.get(j);
+                    li.remove(x);
+                    li.addAll(x.in);
+                }
+                li.removeAll(phis.get(b));
+                changed |= in.get(b).addAll(li);
+            }
+        }
+        return out;
     }
 
     /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */
@@ -1327,47 +1380,10 @@ public final class CodeGen {
          * one side of a divergent branch) across one; values with shadows keep their ranges.
          */
         private Map<Block, Set<Node>> liveOut() {
-            Map<Block, Set<Node>> in = new IdentityHashMap<>();
-            Map<Block, Set<Node>> out = new IdentityHashMap<>();
-            for (Block b : g.blocks) {
-                in.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
-                out.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            if (liveOut == null) {
+                liveOut = computeLiveOut();
             }
-            boolean changed = true;
-            while (changed) {
-                changed = false;
-                for (int i = g.blocks.size() - 1; i >= 0; i--) {
-                    Block b = g.blocks.get(i);
-                    Set<Node> o = out.get(b);
-                    for (Block s : b.succs) {
-                        for (Node x : in.get(s)) {
-                            if (!s.phis.contains(x)) {
-                                changed |= o.add(x);
-                            }
-                        }
-                        for (int k = 0; k < s.preds.size(); k++) {
-                            if (s.preds.get(k) == b) {
-                                for (Node phi : s.phis) {
-                                    changed |= o.add(phi.in(k));
-                                }
-                            }
-                        }
-                    }
-                    Set<Node> li = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-                    li.addAll(o);
-                    if (b.cond != null) {
-                        li.add(b.cond);
-                    }
-                    for (int j = b.nodes.size() - 1; j >= 0; j--) {
-                        Node x = b.nodes.get(j);
-                        li.remove(x);
-                        li.addAll(x.in);
-                    }
-                    li.removeAll(b.phis);
-                    changed |= in.get(b).addAll(li);
-                }
-            }
-            return out;
+            return liveOut;
         }
 
         /** Mask, flag or loop-abort locals of the masked code, and the linear positions between which they live. */

@@ -2135,8 +2135,21 @@ public final class CodeGen {
             for (Kind k : scratchKinds()) {
                 int s = local(TypeKind.REFERENCE);
                 scratch.put(k, s);
-                cb.loadConstant(n * 4);
-                cb.newarray(Vec.typeKind(k));
+                if (phased()) {
+                    // The SM's, not one per call: a phased kernel's method runs once per phase (see Phases#scratchInts).
+                    String kind = switch (Vec.typeKind(k)) {
+                        case INT -> "Ints";
+                        case LONG -> "Longs";
+                        case FLOAT -> "Floats";
+                        default -> "Doubles";
+                    };
+                    cb.aload(phasesSlot);
+                    cb.loadConstant(n * 4);
+                    cb.invokevirtual(Vec.PHASES, "scratch" + kind, mt(Vec.scalar(k).arrayType(), CD_int));
+                } else {
+                    cb.loadConstant(n * 4);
+                    cb.newarray(Vec.typeKind(k));
+                }
                 cb.astore(s);
             }
             cb.iconst_m1();

@@ -283,8 +283,8 @@ final class Compiler {
         for (; group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
             // varyingLengths reads the shapes the nodes hold: apply each analysis before it (see Uniformity#apply).
-            Uniformity ua = analyses.uniformity(true, withinWarp);
-            Uniformity ub = readsThreadIdx ? analyses.uniformity(false, withinWarp) : null;
+            Uniformity ua = analyses.uniformity(true, withinWarp, group);
+            Uniformity ub = readsThreadIdx ? analyses.uniformity(false, withinWarp, group) : null;
             ua.apply();
             List<String> lengths = new ArrayList<>(SharedAllocations.varyingLengths(g, ua));
             if (readsThreadIdx) {
@@ -347,10 +347,19 @@ final class Compiler {
                 bytes = gen.generate(cd, variants);
                 largest = largestMethod(bytes);
                 boolean strides = gen.stridePaths();
+                boolean compactGathers = false;
+                if (largest > CodeGen.HUGE_METHOD_LIMIT && gen.inlineGathers()) {
+                    // The gathers' inline index checks are the larger form: with calls the kernel may fit.
+                    compactGathers = true;
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true).withoutResumeMethods();
+                    bytes = gen.generate(cd, variants);
+                    largest = largestMethod(bytes);
+                    strides = gen.stridePaths();
+                }
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && strides) {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
-                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withStrideLoops(false)
-                            .withSpillCalls(barriers).withoutResumeMethods();
+                    gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(compactGathers)
+                            .withStrideLoops(false).withSpillCalls(barriers).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = false;
@@ -358,7 +367,7 @@ final class Compiler {
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && largest <= COMPACT_MASKS_REACH) {
                     // Just over: the compact mask conversions and the spill helpers may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
-                            .withSpillCalls(true).withStrideLoops(false).withoutResumeMethods();
+                            .withSpillCalls(true).withCompactGathers(compactGathers).withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = false;
@@ -502,8 +511,8 @@ final class Compiler {
     private static final class Analyses {
         private final Graph g;
         private final Cfg cfg;
-        /** Indexed by rowAligned * 2 + groupWithinWarp. */
-        private final Uniformity[] uniformity = new Uniformity[4];
+        /** Keyed by rowAligned * 2 + groupWithinWarp, and the group where it matters (see {@link #uniformity}). */
+        private final java.util.Map<Long, Uniformity> uniformity = new java.util.HashMap<>();
         private final java.util.Map<Uniformity, MaskPlan> plans = new java.util.IdentityHashMap<>();
 
         Analyses(Graph g, Cfg cfg) {
@@ -511,13 +520,31 @@ final class Compiler {
             this.cfg = cfg;
         }
 
-        /** The analysis; a new one leaves its shapes in the nodes, a cached one must be applied before use. */
+        /** The analysis with no group alignment (for estimates made before the group size is chosen). */
         Uniformity uniformity(boolean rowAligned, boolean groupWithinWarp) {
-            int i = (rowAligned ? 2 : 0) + (groupWithinWarp ? 1 : 0);
-            Uniformity u = uniformity[i];
+            return uniformity(rowAligned, groupWithinWarp, 0);
+        }
+
+        /**
+         * The analysis for groups of up to {@code group} threads; a new one leaves its shapes in the nodes, a cached
+         * one must be applied before use. The one without alignment serves every group where the alignment rules
+         * cannot apply (no int and or right shift of a lane-strided value): most kernels, one analysis as before.
+         */
+        Uniformity uniformity(boolean rowAligned, boolean groupWithinWarp, int group) {
+            long key = (rowAligned ? 2 : 0) | (groupWithinWarp ? 1 : 0);
+            Uniformity base = uniformity.get(key);
+            if (base == null) {
+                base = new Uniformity(g, cfg, rowAligned, groupWithinWarp, 0);
+                uniformity.put(key, base);
+            }
+            if (group == 0 || !base.alignmentMatters()) {
+                return base;
+            }
+            key |= (long) group << 2;
+            Uniformity u = uniformity.get(key);
             if (u == null) {
-                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp);
-                uniformity[i] = u;
+                u = new Uniformity(g, cfg, rowAligned, groupWithinWarp, group);
+                uniformity.put(key, u);
             }
             return u;
         }

@@ -44,6 +44,10 @@ public final class Uniformity {
     private final Cfg cfg;
     private final boolean rowAligned;
     private final boolean groupWithinWarp;
+    /** The largest group of threads the analysis serves (a power of two), or 0: see {@link #alignLog}. */
+    private final int group;
+    /** Known trailing zero bits of a uniform int, or of an affine int's value at lane 0 (see {@link #alignLog}). */
+    private final Map<Node, Integer> alignment = new IdentityHashMap<>();
     /** Blocks whose phis are varying because divergent paths meet there. */
     public final Set<Block> joins = new HashSet<>();
     /** Loops that threads can leave at different iterations. */
@@ -59,10 +63,22 @@ public final class Uniformity {
      * @param groupWithinWarp whether a group of threads lies within one warp (warpId uniform, laneId affine)
      */
     public Uniformity(Graph g, Cfg cfg, boolean rowAligned, boolean groupWithinWarp) {
+        this(g, cfg, rowAligned, groupWithinWarp, 0);
+    }
+
+    /**
+     * @param group the largest group of threads the analysis will serve (a power of two; 0 if unknown): a group
+     *     starts at a multiple of its size, which makes {@code (base + lane) & mask} affine and
+     *     {@code (base + lane) >> shift} uniform for masks and shifts that cover the group's lanes (the tile-load
+     *     index arithmetic of shared-memory kernels). Valid for smaller groups too: with half the group, both the
+     *     alignment and what the rules need halve.
+     */
+    public Uniformity(Graph g, Cfg cfg, boolean rowAligned, boolean groupWithinWarp, int group) {
         this.g = g;
         this.cfg = cfg;
         this.rowAligned = rowAligned;
         this.groupWithinWarp = groupWithinWarp;
+        this.group = group > 0 && Integer.bitCount(group) == 1 ? group : 0;
         for (Block b : g.blocks) {
             for (Node n : b.phis) {
                 defBlock.put(n, b);
@@ -284,6 +300,33 @@ public final class Uniformity {
                 }
                 return VARYING;
             }
+            case AND: {
+                // (base + lane) & mask with base a multiple of the group and the mask keeping every lane bit:
+                // (base & mask) + lane, lane by lane.
+                Node a = n.in(0);
+                Node c = n.in(1);
+                if (a.isConst()) {
+                    Node t = a;
+                    a = c;
+                    c = t;
+                }
+                if (group > 0 && c.isConst() && strideAt(a, b) == 1 && alignLog(a) >= Integer.numberOfTrailingZeros(group)
+                        && (c.intConst() & (group - 1)) == group - 1) {
+                    return pack(Shape.AFFINE, 1);
+                }
+                return VARYING;
+            }
+            case SHR:
+            case USHR: {
+                // (base + lane) >> k with base a multiple of the group and 2^k a multiple of it: base >> k.
+                Node c = n.in(1);
+                if (group > 0 && c.isConst() && strideAt(n.in(0), b) == 1
+                        && alignLog(n.in(0)) >= Integer.numberOfTrailingZeros(group)
+                        && (c.intConst() & 31) >= Integer.numberOfTrailingZeros(group)) {
+                    return UNIFORM;
+                }
+                return VARYING;
+            }
             case LOAD:
             case CALL:
             case CONV:
@@ -292,6 +335,35 @@ public final class Uniformity {
             default:
                 return VARYING;
         }
+    }
+
+    /**
+     * Trailing zero bits known of int {@code v}'s value (uniform) or value at lane 0 (affine), from constants,
+     * the group-aligned thread coordinates and the arithmetic that keeps them; 0 where unknown (phis included, so
+     * this needs no fixpoint). threadIdx.x (row-aligned) and the linear thread id start each group at a multiple
+     * of its size.
+     */
+    private int alignLog(Node v) {
+        Integer known = alignment.get(v);
+        if (known != null) {
+            return known;
+        }
+        int r = 0;
+        if (v.kind == Kind.INT) {
+            switch (v.op) {
+                case CONST -> r = v.intConst() == 0 ? 31 : Integer.numberOfTrailingZeros(v.intConst());
+                case SREG -> r = v.aux == SReg.LINEAR_TID || (v.aux == SReg.TID_X && rowAligned)
+                        ? Integer.numberOfTrailingZeros(group) : 0;
+                case ADD, SUB -> r = Math.min(alignLog(v.in(0)), alignLog(v.in(1)));
+                case NEG -> r = alignLog(v.in(0));
+                case MUL -> r = Math.min(31, alignLog(v.in(0)) + alignLog(v.in(1)));
+                case SHL -> r = v.in(1).isConst() ? Math.min(31, alignLog(v.in(0)) + (v.in(1).intConst() & 31)) : 0;
+                case AND -> r = Math.max(alignLog(v.in(0)), alignLog(v.in(1)));
+                default -> r = 0;
+            }
+        }
+        alignment.put(v, r);
+        return r;
     }
 
     private int strideAt(Node v, Block b) {
@@ -366,6 +438,30 @@ public final class Uniformity {
                 divergentLoops.add(l);
             }
         }
+    }
+
+    /**
+     * Whether an analysis for an aligned group could differ from this one: some int and or right shift has an
+     * operand of stride 1 here. (Any shape the alignment rules refine starts at such a node, whose operands they
+     * do not refine.)
+     */
+    public boolean alignmentMatters() {
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                if (n.kind == Kind.INT && (n.op == Op.AND || n.op == Op.SHR || n.op == Op.USHR)) {
+                    for (Node v : n.in) {
+                        long[] r = result.get(v);
+                        if (r != null && r[0] == Shape.AFFINE.ordinal() && r[1] == 1) {
+                            return true;
+                        }
+                        if (r == null && v.op == Op.SREG && (v.aux == SReg.TID_X || v.aux == SReg.LINEAR_TID || v.aux == SReg.LANE_ID)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -169,6 +169,12 @@ public final class CodeGen {
     private boolean compactMasks;
     /** See {@link #withSpillCalls}. */
     private boolean spillCalls;
+    /** SSA liveness at the end of each block, computed once per kernel (see MethodGen#liveOut). */
+    private Map<Block, Set<Node>> liveOut;
+    /** Gathers' index checks as calls to Lanes helpers (see {@link #withCompactGathers}). */
+    private boolean compactGathers;
+    /** Whether the last generation emitted a gather's index checks inline (see {@link #withCompactGathers}). */
+    private boolean inlineGathers;
     private boolean noResumeMethods;
     /** The class {@link #generate} is generating, and its variant methods' type. */
     private ClassDesc className;
@@ -257,6 +263,23 @@ public final class CodeGen {
     }
 
     /**
+     * Makes the index checks of gathers and scatters calls to {@link Lanes#outside} and {@link Lanes#inside}
+     * instead of inline Vector API code: about 20 bytes less per register and gather, for a kernel otherwise over
+     * {@link #HUGE_METHOD_LIMIT}. The inline form is the default because in a method near C2's inlining budget
+     * those helpers are not inlined and their index vectors and masks are boxed, per gather and group: 77 MB per
+     * launch of the register-blocked sgemm (576 x 576; 0.4 MB with the inline form).
+     */
+    public CodeGen withCompactGathers(boolean compact) {
+        this.compactGathers = compact;
+        return this;
+    }
+
+    /** Whether the last {@link #generate} emitted gathers' index checks inline (so that compact ones could be tried). */
+    public boolean inlineGathers() {
+        return inlineGathers;
+    }
+
+    /**
      * Whether divergent grid-stride loops get their fast path ({@link StrideLoops}); off for a kernel that would
      * otherwise be over {@link #HUGE_METHOD_LIMIT} (the fast path repeats the loop's body).
      */
@@ -332,6 +355,7 @@ public final class CodeGen {
         MethodTypeDesc variantType = MethodTypeDesc.of(CD_void, vtypes);
         this.className = name;
         this.variantType = variantType;
+        inlineGathers = false;
         maxYields = 0;
         for (Variant v : variants) {
             maxYields = Math.max(maxYields, interleavedHeaders(v).size());
@@ -454,6 +478,57 @@ public final class CodeGen {
         }
         cb.invokespecial(name, ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, ptypes));
         cb.areturn();
+    }
+
+    /** The values live at the end of each block (see MethodGen#liveOut); blocks in post-order until stable. */
+    private Map<Block, Set<Node>> computeLiveOut() {
+        Map<Block, Set<Node>> in = new IdentityHashMap<>();
+        Map<Block, Set<Node>> out = new IdentityHashMap<>();
+        Map<Block, Set<Node>> phis = new IdentityHashMap<>();
+        for (Block b : g.blocks) {
+            in.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            out.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+            Set<Node> p = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            p.addAll(b.phis);
+            phis.put(b, p);
+        }
+        List<Block> order = new ArrayList<>(cfg.rpo);
+        java.util.Collections.reverse(order);
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Block b : order) {
+                Set<Node> o = out.get(b);
+                for (Block s : b.succs) {
+                    Set<Node> sp = phis.get(s);
+                    for (Node x : in.get(s)) {
+                        if (!sp.contains(x)) {
+                            changed |= o.add(x);
+                        }
+                    }
+                    for (int k = 0; k < s.preds.size(); k++) {
+                        if (s.preds.get(k) == b) {
+                            for (Node phi : s.phis) {
+                                changed |= o.add(phi.in(k));
+                            }
+                        }
+                    }
+                }
+                Set<Node> li = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                li.addAll(o);
+                if (b.cond != null) {
+                    li.add(b.cond);
+                }
+                for (int j = b.nodes.size() - 1; j >= 0; j--) {
+                    Node x = b.nodes.get(j);
+                    li.remove(x);
+                    li.addAll(x.in);
+                }
+                li.removeAll(phis.get(b));
+                changed |= in.get(b).addAll(li);
+            }
+        }
+        return out;
     }
 
     /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */
@@ -1201,6 +1276,7 @@ public final class CodeGen {
             List<Block> points = new ArrayList<>(barrierBlocks);
             points.addAll(yieldIds.keySet());
             List<List<int[]>> yieldKept = new ArrayList<>();
+            Map<Block, Set<Node>> liveOut = barrierBlocks.isEmpty() ? Map.of() : liveOut();
             for (Block b : points) {
                 boolean pause = yieldIds.containsKey(b);
                 int p = cfg.position.get(b) - (pause ? 1 : 0);
@@ -1216,6 +1292,10 @@ public final class CodeGen {
                     int[] r = e.getValue();
                     if (r[0] > p || r[1] <= p || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
                             || x.op == Op.SREG || deferred.contains(x)) {
+                        continue;
+                    }
+                    if (!pause && !shadow.containsKey(x) && !liveOut.get(b).contains(x) && x != b.cond) {
+                        // In range but dead here: a loop's phi between its last use and the back edge's copy.
                         continue;
                     }
                     int before = kept.size();
@@ -1289,9 +1369,11 @@ public final class CodeGen {
                 }
             }
             List<int[]> all = new ArrayList<>(union.values());
+            boolean own = yieldKept.isEmpty() && ownKeptSets(all);
             for (Block b : barrierBlocks) {
-                keptAt.put(b, all);
-                keptSets.computeIfAbsent(keptKey(b, all), k -> new ArrayList<>()).add(b);
+                List<int[]> kept = own ? keptAt.get(b) : all;
+                keptAt.put(b, kept);
+                keptSets.computeIfAbsent(keptKey(b, kept), k -> new ArrayList<>()).add(b);
             }
             // Vectors first in their row, whole vectors each, so that the vector index passed is a small constant.
             Map<Long, Integer> ints = columns.get(SPILL_INT);
@@ -1315,6 +1397,50 @@ public final class CodeGen {
                 spillArraySlots[i] = columns.get(i).isEmpty() ? -1 : local(TypeKind.REFERENCE);
             }
             groupIndexSlot = local(TypeKind.INT);
+        }
+
+        /**
+         * Whether each barrier keeps only its own set rather than the union {@code all}: where the union holds
+         * vectors dead at a barrier, for the price of a few more bytes of scalar spills. With the union, a group
+         * restores at every barrier the vectors that are live at any, and C2 carries those through the phase's loops
+         * to spill them again: the register-blocked sgemm's 16 accumulators are different values at its two
+         * barriers (the k-loop's phis and the tile loop's), so the union was 32 vectors restored and spilled per
+         * group and phase, and its FMA loop spilled accumulators to the stack at every iteration.
+         */
+        private boolean ownKeptSets(List<int[]> all) {
+            int unionVectors = 0;
+            for (int[] k : all) {
+                unionVectors += k.length > 2 ? 1 : 0;
+            }
+            int maxVectors = 0;
+            int items = 0;
+            for (Block b : barrierBlocks) {
+                int vectors = 0;
+                for (int[] k : keptAt.get(b)) {
+                    vectors += k.length > 2 ? 1 : 0;
+                }
+                maxVectors = Math.max(maxVectors, vectors);
+                items += keptAt.get(b).size();
+            }
+            // At least 4 dead vectors: the tiled sgemm (its accumulator, one vector at each barrier) ran about 25%
+            // slower per CPU-second with own sets (2 vectors in the union), so kernels like it keep the union.
+            return unionVectors >= maxVectors + 4 && items <= all.size() + 16;
+        }
+
+        /**
+         * The values live at the end of each block, by SSA liveness: used further on before being defined again,
+         * a phi's input live at the end of the predecessor it comes from, a phi itself not live before its block.
+         * The linear ranges above keep a loop's phi over the whole loop, also where it is dead (between its last use
+         * and the back edge, which writes the next value): the register-blocked sgemm kept its 16 accumulators of
+         * the k loop across the barrier that ends the tile's FMA loop, beside the 16 live there.
+         * A barrier passes only with every (not exited) thread of the group at it, so no phi is half-written (from
+         * one side of a divergent branch) across one; values with shadows keep their ranges.
+         */
+        private Map<Block, Set<Node>> liveOut() {
+            if (liveOut == null) {
+                liveOut = computeLiveOut();
+            }
+            return liveOut;
         }
 
         /** Mask, flag or loop-abort locals of the masked code, and the linear positions between which they live. */
@@ -3628,6 +3754,12 @@ public final class CodeGen {
                     base(x.in(1), b);
                     cb.ishl();
                 }
+                case AND -> {
+                    // (base + lane) & mask, affine only where base is group-aligned (Uniformity): (base & mask) + lane
+                    base(x.in(0), b);
+                    base(x.in(1), b);
+                    cb.iand();
+                }
                 default -> throw new IllegalStateException("affine " + x);
             }
             storeBase(x);
@@ -4222,9 +4354,52 @@ public final class CodeGen {
         /**
          * Puts the index vector into the int scratch array, faults the first active lane out of bounds, then
          * replaces the indices of inactive lanes by 0 so that an unmasked gather reads only valid elements.
+         * The vector work is emitted inline, not as calls to Lanes helpers: the generated methods are near C2's
+         * inlining budget, so such a call is not inlined and its vector and mask arguments are boxed, per group
+         * and register (77 MB per launch of the register-blocked sgemm, whose tile loads are gathers).
          */
         private void gatherIndices(Node idx, Node arr) {
             int map = scratch.get(Kind.INT);
+            if (compactGathers) {
+                compactGatherIndices(idx, arr, map);
+                return;
+            }
+            inlineGathers = true;
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+                // unsigned: a negative index is above any length
+                vector(idx, r, cur);
+                cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
+                scalar(arr);
+                cb.arraylength();
+                cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, comparisonType(), CD_int));
+                curMask(Kind.INT, r);
+                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                if (r > 0) {
+                    cb.loadConstant(r * l32);
+                    cb.lshl();
+                    cb.lor();
+                }
+            }
+            faultAtFirstOutside(map, arr);
+            for (int r = 0; r < regs32; r++) {
+                vector(idx, r, cur);
+                cb.iconst_0();
+                curMask(Kind.INT, r);
+                cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+                cb.invokevirtual(Vec.INT_VECTOR, "blend", mt(Vec.INT_VECTOR, CD_int, Vec.MASK));
+                cb.aload(map);
+                cb.loadConstant(r * l32);
+                cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+            }
+        }
+
+        /** {@link #gatherIndices} as calls to Lanes helpers ({@link #withCompactGathers}). */
+        private void compactGatherIndices(Node idx, Node arr, int map) {
             for (int r = 0; r < regs32; r++) {
                 vector(idx, r, cur);
                 curMask(Kind.INT, r);

@@ -69,8 +69,8 @@ public final class Listing {
             l.out.append("barriers: the CTA runs in phases. In a phase every group runs, in turn, until it reaches a barrier"
                     + " or returns; at a barrier it keeps its live values and masks in per-CTA storage and stops. When every"
                     + " group waits at the same syncThreads() with all its threads, the next phase resumes each after it;"
-                    + " otherwise the CTA fails, as on the reference executor. The barriers share one spill and one restore"
-                    + " (less code): each keeps what is live across any of them.\n");
+                    + " otherwise the CTA fails, as on the reference executor. Barriers that keep about the same values share"
+                    + " one spill and one restore (less code): each then keeps what is live across any of them.\n");
         }
         for (Variant v : variants) {
             l.variant(v);

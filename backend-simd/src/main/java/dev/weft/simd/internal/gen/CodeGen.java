@@ -126,16 +126,6 @@ public final class CodeGen {
      */
     public static final boolean FAST_STRIDE_LOOPS = !"false".equals(System.getProperty("weft.simd.strideLoops"));
     /**
-     * Whether a loop-free kernel without barriers gets the whole-group fast path ({@link MethodGen#fastBlocks});
-     * {@code -Dweft.simd.fastGroups=false} turns it off, to compare.
-     */
-    public static final boolean FAST_GROUPS = !"false".equals(System.getProperty("weft.simd.fastGroups"));
-    /**
-     * The largest kernel (IR nodes and phis) that gets the whole-group fast path: it repeats every block, and a
-     * method near C2's inlining budget stops inlining our helpers (then boxes vectors); the stencil has about 40.
-     */
-    static final int FAST_GROUP_NODES = 64;
-    /**
      * Whether a kernel with barriers runs its grid-stride fast paths interleaved across the groups of a CTA
      * ({@link MethodGen#interleavedPause}); {@code -Dweft.simd.interleave=false} turns it off, to compare.
      */
@@ -858,17 +848,6 @@ public final class CodeGen {
         private final Map<Cfg.Loop, StrideLoops.StrideLoop> strideLoops;
         /** Set when code that removes a faulting thread from the masks is emitted. */
         private boolean killEmitted;
-        /** Set while the whole-group fast copies of the blocks are emitted ({@link #fastBlocks}). */
-        private boolean fastGroup;
-        /** Per block: the entry of its whole-group fast copy ({@link #fastBlocks}). */
-        private final Map<Block, Label> fastLabel = new IdentityHashMap<>();
-        /** After the group's blocks (general and fast copies), before the group's fault check. */
-        private Label blocksDone;
-        /**
-         * Per affine bound test ({@link #affineBound}): an int local saying what the test decided for the whole group,
-         * 1 every lane true, 0 every lane false, -1 mixed; the fast copies branch on it ({@link #fastTerminator}).
-         */
-        private final Map<Node, Integer> wholeSlot = new IdentityHashMap<>();
         /**
          * Set while the nodes of a grid-stride fast path's iteration are emitted ({@link #fastStrideLoop}): every
          * thread of the group is active there until a thread faults, which {@link #faultLaneSlot} records.
@@ -2304,21 +2283,9 @@ public final class CodeGen {
                 resumeGroup(fresh);
                 cb.labelBinding(fresh);
             }
-            blocksDone = cb.newLabel();
-            if (fastGroups()) {
-                Label general = cb.newLabel();
-                cb.iload(threadsSlot);
-                cb.iload(baseSlot);
-                cb.isub();
-                cb.loadConstant(n);
-                cb.if_icmplt(general);
-                fastBlocks();
-                cb.labelBinding(general);
-            }
             for (Block b : cfg.order) {
                 block(b);
             }
-            cb.labelBinding(blocksDone);
             // A fault recorded in this group fails the CTA; later groups never run, as in the reference.
             throwFault();
             if (phased()) {
@@ -2754,143 +2721,6 @@ public final class CodeGen {
             loopEnds(b);
         }
 
-        /** Whether this method gets the whole-group fast path ({@link #fastBlocks}). */
-        private boolean fastGroups() {
-            return FAST_GROUPS && stridePaths() && !phased() && resumeAt < 0 && cfg.loopOfHeader.isEmpty()
-                    && g.blocks.stream().mapToInt(b -> b.nodes.size() + b.phis.size()).sum() <= FAST_GROUP_NODES;
-        }
-
-        /**
-         * The whole-group fast path of a loop-free kernel without barriers: a copy of every block, entered when every
-         * thread of the group exists, that runs with every thread of the group together. Its masks are the constant
-         * all-true mask (C2 folds the masked forms, the stores' {@code allTrue} tests and the branches' mask
-         * arithmetic away), and it branches on scalars: a uniform condition as the general code does, a varying one
-         * by what it decided for the whole group ({@link #wholeSlot} for an affine bound, else two mask tests). Where
-         * the group's threads part (a mixed condition), a thread faults, or a block ends otherwise, the block's own
-         * terminator hands the threads on as the general code would, and the general code goes on after that block:
-         * the blocks in between hold no thread (their accumulators and flags are untouched, so empty), and every value
-         * the general code reads there was computed by the fast copies of the blocks that dominate it, in the same
-         * locals. A thread-free interior group of the stencil runs its guard as four scalar tests and its body
-         * unmasked.
-         */
-        private void fastBlocks() {
-            for (Block b : cfg.order) {
-                fastLabel.put(b, cb.newLabel());
-            }
-            cb.goto_(fastLabel.get(g.entry()));
-            fastGroup = true;
-            for (Block b : cfg.order) {
-                fastBlock(b);
-            }
-            fastGroup = false;
-        }
-
-        /** The fast copy of block {@code b}: entered with every thread of the group in it; always ends in a jump. */
-        private void fastBlock(Block b) {
-            cur = b;
-            nullChecked.clear();
-            killEmitted = false;
-            cb.labelBinding(fastLabel.get(b));
-            switch (plan.run.get(b)) {
-                case NONE -> {
-                    cb.goto_(blocksDone);
-                    return;
-                }
-                case ENTRY -> allTrueInto(classSlots.get(b));
-                case MASK -> {
-                    allTrueInto(classSlots.get(b));
-                    noneInto(accSlots.get(b));
-                }
-                case FLAG, REGION -> {
-                    cb.iconst_0();
-                    cb.istore(flagSlot.get(b));
-                }
-            }
-            for (Block j : plan.regionJoins.getOrDefault(b, List.of())) {
-                cb.iconst_1();
-                cb.istore(flagSlot.get(j));
-            }
-            materializeDerived(b);
-            for (Node x : b.phis) {
-                writeShadow(x);
-            }
-            nodes(b, false);
-            if (!handlers.isEmpty()) {
-                // A uniform fault ends the block for every thread: the general code goes on after it, with no thread.
-                emitHandlers();
-            }
-        }
-
-        /** The fast copy's terminator: see {@link #fastBlocks}. */
-        private void fastTerminator(Block b) {
-            Label general = cb.newLabel();
-            boolean toGeneral = false;
-            if (killEmitted) {
-                cb.iload(faultLaneSlot);
-                cb.ifge(general);
-                toGeneral = true;
-            }
-            switch (b.exit) {
-                case RETURN -> cb.goto_(blocksDone);
-                case GOTO -> fastEdge(b, b.succs.get(0));
-                case IF -> {
-                    boolean swap = inverted.contains(b.cond);
-                    Block t = b.succs.get(swap ? 1 : 0);
-                    Block f = b.succs.get(swap ? 0 : 1);
-                    if (t == f) {
-                        fastEdge(b, t);
-                    } else if (shapeAt(b.cond, b) == Shape.UNIFORM) {
-                        Label no = cb.newLabel();
-                        scalar(b.cond);
-                        cb.ifeq(no);
-                        fastEdge(b, t);
-                        cb.labelBinding(no);
-                        fastEdge(b, f);
-                    } else {
-                        Label notAll = cb.newLabel();
-                        Integer whole = b.cond.block == b ? wholeSlot.get(b.cond) : null;
-                        if (whole != null) {
-                            cb.iload(whole);
-                            cb.ifle(notAll);
-                            fastEdge(b, t);
-                            cb.labelBinding(notAll);
-                            cb.iload(whole);
-                            cb.iflt(general);
-                        } else {
-                            int[] c = condMask(b.cond, b);
-                            for (int r = 0; r < regs32; r++) {
-                                cb.aload(c[r]);
-                                cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
-                                cb.ifeq(notAll);
-                            }
-                            fastEdge(b, t);
-                            cb.labelBinding(notAll);
-                            anyMask(c);
-                            cb.ifne(general);
-                        }
-                        fastEdge(b, f);
-                        toGeneral = true;
-                    }
-                }
-                default -> {
-                    cb.goto_(general);
-                    toGeneral = true;
-                }
-            }
-            if (toGeneral) {
-                // The threads part (or one faulted): hand them on as the general code does, and go on there.
-                cb.labelBinding(general);
-                terminator(b);
-                cb.goto_(endLabel.get(b));
-            }
-        }
-
-        /** Every thread of the fast copy of {@code b} goes to {@code s}, and on in its fast copy. */
-        private void fastEdge(Block b, Block s) {
-            edge(b, s, curMask(), null);
-            cb.goto_(fastLabel.get(s));
-        }
-
         /**
          * Masked block {@code b} takes the threads that arrived: its accumulated mask becomes its mask and the
          * accumulator is emptied. A block that is not a loop header does this before it tests for an empty mask,
@@ -3014,8 +2844,6 @@ public final class CodeGen {
             }
             if (fast) {
                 dying.get(b.nodes.size()).remove(b.cond);
-            } else if (fastGroup) {
-                fastTerminator(b);
             } else {
                 terminator(b);
             }
@@ -4242,7 +4070,6 @@ public final class CodeGen {
                 default -> false;
             };
             Label wraps = cb.newLabel();
-            int whole = wholeSlot.computeIfAbsent(x, k -> local(TypeKind.INT));
             if (!wrapFree) {
                 base(aff, cur);
                 cb.loadConstant(Integer.MAX_VALUE - (n - 1));
@@ -4276,29 +4103,8 @@ public final class CodeGen {
                 }
                 cb.astore(out.slots()[r]);
             }
-            cb.loadConstant(negate ? 0 : 1);
-            cb.istore(whole);
             cb.goto_(done);
             cb.labelBinding(partial);
-            // No lane of the group is below the bound (the stencil's x > 0 in every group but the first).
-            Label mixed = cb.newLabel();
-            cb.lload(wide);
-            cb.lconst_0();
-            cb.lcmp();
-            cb.ifgt(mixed);
-            pushMaskAll(negate);
-            for (int r = 0; r < regs32; r++) {
-                if (r < regs32 - 1) {
-                    cb.dup();
-                }
-                cb.astore(out.slots()[r]);
-            }
-            cb.loadConstant(negate ? 1 : 0);
-            cb.istore(whole);
-            cb.goto_(done);
-            cb.labelBinding(mixed);
-            cb.iconst_m1();
-            cb.istore(whole);
             cb.lload(wide);
             cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
             cb.istore(limit);
@@ -4318,8 +4124,6 @@ public final class CodeGen {
             }
             cb.goto_(done);
             cb.labelBinding(wraps);
-            cb.iconst_m1();
-            cb.istore(whole);
             for (int r = 0; r < regs32; r++) {
                 base(aff, cur);
                 cb.loadConstant(r);

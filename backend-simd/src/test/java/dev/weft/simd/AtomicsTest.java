@@ -426,9 +426,8 @@ class AtomicsTest {
 
     /**
      * A grid-stride histogram with its own step and bound, with and without a barrier (shared or global bins): the
-     * fast path touches the data some iterations ahead (CodeGen.touchAhead), which must never fault nor change a
-     * count, also where the bound stops short of the array's end (elements past it out of range for the bins) and
-     * where the step times the distance overflows an int.
+     * fast path must read nothing past the bound (elements there are out of range for the bins), and a step that
+     * overflows {@code i} must fault the thread the reference faults.
      */
     static Kernel steppedHistogram(Object[] a) {
         int[] data = (int[]) a[0];
@@ -461,7 +460,7 @@ class AtomicsTest {
     }
 
     @Test
-    void steppedHistogram_touchAheadPastBoundOrOverflowing_matchesReference() {
+    void steppedHistogram_pastBoundOrOverflowingStep_matchesReference() {
         for (boolean shared : new boolean[] {false, true}) {
             for (int[] nStep : new int[][] {{3000, 128}, {4096, 64}, {2999, 200}, {4000, 1 << 30}, {4000, Integer.MAX_VALUE}}) {
                 int n = nStep[0];

@@ -144,12 +144,6 @@ public final class CodeGen {
      */
     static final int UNROLLED_ATOMIC_LANES = 32;
 
-    /**
-     * How many iterations ahead a grid-stride fast path with atomics touches the group's next elements
-     * ({@code MethodGen#touchAhead}); 0 turns it off. {@code -Dweft.simd.touchAhead=N} overrides it, to compare.
-     */
-    static final int TOUCH_AHEAD = Integer.getInteger("weft.simd.touchAhead", 4);
-
     private final Graph g;
     private final Cfg cfg;
     private final int warpSize;
@@ -2918,7 +2912,6 @@ public final class CodeGen {
             }
             cur = body;
             nullChecked.clear();
-            touchAhead(sl);
             nodes(body, true);
             edge(body, h, bc.clone(), null);
             releaseTemps();
@@ -2943,106 +2936,6 @@ public final class CodeGen {
             cb.labelBinding(general);
             cur = h;
             nullChecked.clear();
-        }
-
-        /**
-         * In a grid-stride fast path whose body has an atomic, reads the first and last element of the group's slice
-         * {@link #TOUCH_AHEAD} iterations ahead of each contiguous int load at the loop's induction variable, so the
-         * cache misses of later iterations overlap this one's lane-by-lane updates. Only where the induction variable
-         * is a header phi stepped by a uniform value ({@code i += blockDim.x * gridDim.x}); the touched index is
-         * computed in long arithmetic and read only when the whole slice lies inside the array (a touch never faults,
-         * and what it reads is discarded: its sum goes to the last slot of the int scratch array, which no atomic's
-         * unmasked path reads, so that C2 keeps the loads). Why: perfasm of the histogram showed ~17% of its samples
-         * on the stall after the data load; an iteration is ~100 instructions (16 lanes' updates), so the core's
-         * out-of-order window reaches about two iterations ahead, and each load of a group's next slice (64 KiB on,
-         * another page) waited on memory.
-         */
-        private void touchAhead(StrideLoops.StrideLoop sl) {
-            Block h = sl.header();
-            Block body = sl.body();
-            if (TOUCH_AHEAD <= 0 || body.nodes.stream().noneMatch(x -> x.op == Op.ATOMIC)) {
-                return;
-            }
-            int back = h.preds.indexOf(body);
-            for (Node x : body.nodes) {
-                if (x.op != Op.LOAD || x.kind != Kind.INT || !isScalar(x.in(0))) {
-                    continue;
-                }
-                Node p = x.in(1);
-                if (!h.phis.contains(p) || shapeAt(p, body) != Shape.AFFINE || p.stride != 1) {
-                    continue;
-                }
-                Node next = p.in(back);
-                Node step = next.op != Op.ADD ? null
-                        : next.in(0) == p ? next.in(1) : next.in(1) == p ? next.in(0) : null;
-                if (step == null || step.kind != Kind.INT || !scalarStep(step)) {
-                    continue;
-                }
-                Node arr = x.in(0);
-                Label skip = cb.newLabel();
-                int t = temp(TypeKind.LONG);
-                scalar(arr);
-                cb.ifnull(skip);
-                // t = base + TOUCH_AHEAD * step, without int overflow; read only if 0 <= t && t + n <= length
-                base(p, body);
-                cb.i2l();
-                pushStep(step);
-                cb.i2l();
-                cb.loadConstant((long) TOUCH_AHEAD);
-                cb.lmul();
-                cb.ladd();
-                cb.dup2();
-                cb.lstore(t);
-                cb.lconst_0();
-                cb.lcmp();
-                cb.iflt(skip);
-                cb.lload(t);
-                scalar(arr);
-                cb.arraylength();
-                cb.loadConstant(n);
-                cb.isub();
-                cb.i2l();
-                cb.lcmp();
-                cb.ifgt(skip);
-                cb.aload(scratch.get(Kind.INT));
-                cb.loadConstant(4 * n - 1);
-                scalar(arr);
-                cb.lload(t);
-                cb.l2i();
-                cb.iaload();
-                scalar(arr);
-                cb.lload(t);
-                cb.l2i();
-                cb.loadConstant(n - 1);
-                cb.iadd();
-                cb.iaload();
-                cb.iadd();
-                cb.iastore();
-                cb.labelBinding(skip);
-            }
-            releaseTemps();
-        }
-
-        /**
-         * Whether {@link #pushStep} can push the loop's step at the body's start: a uniform in a local or a constant,
-         * or the body's own product or sum of two such ({@code blockDim.x * gridDim.x}, computed after the touch).
-         */
-        private boolean scalarStep(Node step) {
-            return isScalar(step) || ((step.op == Op.MUL || step.op == Op.ADD) && isScalar(step.in(0)) && isScalar(step.in(1)));
-        }
-
-        private void pushStep(Node step) {
-            if (isScalar(step)) {
-                scalar(step);
-                return;
-            }
-            scalar(step.in(0));
-            scalar(step.in(1));
-            if (step.op == Op.MUL) {
-                cb.imul();
-            } else {
-                cb.iadd();
-            }
         }
 
         /**

@@ -424,6 +424,62 @@ class AtomicsTest {
         }
     }
 
+    /**
+     * A grid-stride histogram with its own step and bound, with and without a barrier (shared or global bins): the
+     * fast path must read nothing past the bound (elements there are out of range for the bins), and a step that
+     * overflows {@code i} must fault the thread the reference faults.
+     */
+    static Kernel steppedHistogram(Object[] a) {
+        int[] data = (int[]) a[0];
+        int[] bins = (int[]) a[1];
+        int n = (Integer) a[2];
+        int step = (Integer) a[3];
+        boolean shared = (Boolean) a[4];
+        if (!shared) {
+            return t -> {
+                for (int i = t.globalIdX(); i < n; i += step) {
+                    Atomics.add(bins, data[i], 1);
+                }
+            };
+        }
+        return t -> {
+            int[] local = t.sharedInts(16);
+            int tid = t.threadIdxX();
+            for (int b = tid; b < 16; b += t.blockDimX()) {
+                local[b] = 0;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < n; i += step) {
+                Atomics.add(local, data[i], 1);
+            }
+            t.syncThreads();
+            for (int b = tid; b < 16; b += t.blockDimX()) {
+                Atomics.add(bins, b, local[b]);
+            }
+        };
+    }
+
+    @Test
+    void steppedHistogram_pastBoundOrOverflowingStep_matchesReference() {
+        for (boolean shared : new boolean[] {false, true}) {
+            for (int[] nStep : new int[][] {{3000, 128}, {4096, 64}, {2999, 200}, {4000, 1 << 30}, {4000, Integer.MAX_VALUE}}) {
+                int n = nStep[0];
+                int[] data = Differential.ints(4096, 29, 0, 16);
+                for (int i = n; i < data.length; i++) {
+                    data[i] = -1; // never read by a thread: the loop stops at n
+                }
+                // step MAX_VALUE wraps i negative: threads fault, so one CTA (which of two faulting CTAs a launch
+                // reports is not fixed)
+                int ctas = nStep[1] == Integer.MAX_VALUE ? 1 : 2;
+                d.check(Dim3.of(ctas), Dim3.of(64), AtomicsTest::steppedHistogram, data, new int[16], n, nStep[1], shared);
+            }
+            // a fault in the middle of the loop: the same thread fails as on the reference
+            int[] data = Differential.ints(4096, 31, 0, 16);
+            data[2000 + 7] = 99;
+            d.check(Dim3.of(2), Dim3.of(64), AtomicsTest::steppedHistogram, data, new int[16], 4096, 128, shared);
+        }
+    }
+
     static Kernel gridStrideUniformOperands(Object[] a) {
         int[] data = (int[]) a[0];
         int[] ints = (int[]) a[1];

@@ -54,11 +54,12 @@ final class Binder {
     }
 
     /**
-     * A binder for kernels of {@code kernelClass} whose compiled class has constructor {@code ctor} and factory
-     * {@code fromArray}, taking {@code params} in order (captured values first, then static fields).
+     * A binder for kernels of {@code kernelClass} whose compiled class is entered through {@code entry} (its
+     * constructor and its factory {@code fromArray}), taking {@code params} in order (captured values first, then static fields).
      */
-    static Binder create(Class<?> kernelClass, SerializedLambda lambda, MethodHandle ctor, MethodHandle fromArray, List<Param> params,
-            ClassLoader loader) {
+    static Binder create(Class<?> kernelClass, SerializedLambda lambda, Compiler.Entry entry, List<Param> params, ClassLoader loader) {
+        MethodHandle ctor = entry.constructor();
+        MethodHandle fromArray = entry.fromArray();
         int captured = lambda.getCapturedArgCount();
         List<MethodHandle> staticGetters = new ArrayList<>();
         for (Param p : params) {

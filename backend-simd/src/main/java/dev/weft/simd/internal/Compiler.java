@@ -89,14 +89,13 @@ final class Compiler {
     /**
      * What a compilation produced, shared by every lambda class with this implementation method.
      *
-     * @param constructor the generated class's constructor, parameters in {@link #params} order
-     * @param fromArray its static factory {@code (Object[]) CtaProgram}, the same parameters boxed (see {@link CodeGen#FROM_ARRAY})
+     * @param entry the generated class's constructor, parameters in {@link #params} order, and its static factory
      * @param params the kernel's parameters: captured values, then static fields
      * @param listing the teaching view
      * @param compileNanos how long the compilation took
      * @param profiling the counters, for a profiling variant; null for the ordinary code
      */
-    record Code(MethodHandle constructor, MethodHandle fromArray, List<Param> params, String listing, long compileNanos,
+    record Code(Entry entry, List<Param> params, String listing, long compileNanos,
             Profiling profiling, Resumed resumed) {
     }
 
@@ -133,7 +132,7 @@ final class Compiler {
      * they were generated within the compile.
      */
     static final class Resumed {
-        private Entry constructor;
+        private Entry entry;
         private boolean done;
         private List<Upgradable> waiting = new ArrayList<>();
 
@@ -145,7 +144,7 @@ final class Compiler {
                     waiting.add(u);
                     return;
                 }
-                ready = constructor;
+                ready = entry;
             }
             if (ready != null) {
                 u.upgrade(ready);
@@ -156,7 +155,7 @@ final class Compiler {
         void complete(Entry ctor) {
             List<Upgradable> call;
             synchronized (this) {
-                constructor = ctor;
+                entry = ctor;
                 done = true;
                 call = waiting;
                 waiting = null;
@@ -438,7 +437,7 @@ final class Compiler {
                     resumed = new Resumed();
                     Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
                 }
-                return new Code(ctor.constructor(), ctor.fromArray(), List.copyOf(g.params), listing, nanos, profiling, resumed);
+                return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling, resumed);
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
                         + " does not load: " + e, e);

@@ -94,8 +94,7 @@ public final class SimdBackend implements KernelBackend {
             return new Compilation.Declined(o.reasons());
         }
         try {
-            Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().constructor(), o.code().fromArray(),
-                    o.code().params(), src.loader);
+            Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().entry(), o.code().params(), src.loader);
             Class<?> implOwner = owner;
             SimdKernel compiled = new SimdKernel(o.code(), binder, kernel.getClass(), src,
                     () -> profilingBinder(kernel.getClass(), implOwner, src, device.warpSize()));
@@ -126,7 +125,7 @@ public final class SimdBackend implements KernelBackend {
         try {
             if (o.code() != null) {
                 Code code = o.code();
-                return new Profiled(Binder.create(kernelClass, src.lambda, code.constructor(), code.fromArray(), code.params(), src.loader),
+                return new Profiled(Binder.create(kernelClass, src.lambda, code.entry(), code.params(), src.loader),
                         code.profiling());
             }
         } catch (Decline d) {
@@ -183,7 +182,7 @@ public final class SimdBackend implements KernelBackend {
         @Override
         public void upgrade(Compiler.Entry entry) {
             try {
-                binder = Binder.create(kernelClass, src.lambda, entry.constructor(), entry.fromArray(), code.params(), src.loader);
+                binder = Binder.create(kernelClass, src.lambda, entry, code.params(), src.loader);
             } catch (RuntimeException e) {
                 // The first class's binder was built from the same parameters, so this does not happen; if it did,
                 // the first class would stay, with the same results.

@@ -23,7 +23,7 @@ class BinderTest {
         Kernel k = kernel(out, true, 'A', (byte) -3, (short) 300, 7, 1L << 33, 0.5f, 2.25);
         LambdaSource src = LambdaSource.of(k);
         Compiler.Code code = Compiler.compile(src, WARP);
-        Binder binder = Binder.create(k.getClass(), src.lambda, code.constructor(), code.fromArray(), code.params(), src.loader);
+        Binder binder = Binder.create(k.getClass(), src.lambda, code.entry(), code.params(), src.loader);
 
         run(binder.bindThroughArray(k));
         float[] throughArray = out.clone();

@@ -48,6 +48,7 @@ import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -486,14 +487,14 @@ public final class CodeGen {
         Map<Block, Set<Node>> out = new IdentityHashMap<>();
         Map<Block, Set<Node>> phis = new IdentityHashMap<>();
         for (Block b : g.blocks) {
-            in.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
-            out.put(b, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
-            Set<Node> p = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            in.put(b, identitySet());
+            out.put(b, identitySet());
+            Set<Node> p = identitySet();
             p.addAll(b.phis);
             phis.put(b, p);
         }
         List<Block> order = new ArrayList<>(cfg.rpo);
-        java.util.Collections.reverse(order);
+        Collections.reverse(order);
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -514,7 +515,7 @@ public final class CodeGen {
                         }
                     }
                 }
-                Set<Node> li = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                Set<Node> li = identitySet();
                 li.addAll(o);
                 if (b.cond != null) {
                     li.add(b.cond);
@@ -529,6 +530,10 @@ public final class CodeGen {
             }
         }
         return out;
+    }
+
+    private static Set<Node> identitySet() {
+        return Collections.newSetFromMap(new IdentityHashMap<>());
     }
 
     /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */
@@ -1408,23 +1413,21 @@ public final class CodeGen {
          * group and phase, and its FMA loop spilled accumulators to the stack at every iteration.
          */
         private boolean ownKeptSets(List<int[]> all) {
-            int unionVectors = 0;
-            for (int[] k : all) {
-                unionVectors += k.length > 2 ? 1 : 0;
-            }
             int maxVectors = 0;
             int items = 0;
             for (Block b : barrierBlocks) {
-                int vectors = 0;
-                for (int[] k : keptAt.get(b)) {
-                    vectors += k.length > 2 ? 1 : 0;
-                }
-                maxVectors = Math.max(maxVectors, vectors);
+                maxVectors = Math.max(maxVectors, vectors(keptAt.get(b)));
                 items += keptAt.get(b).size();
             }
+            int unionVectors = vectors(all);
             // At least 4 dead vectors: the tiled sgemm (its accumulator, one vector at each barrier) ran about 25%
             // slower per CPU-second with own sets (2 vectors in the union), so kernels like it keep the union.
             return unionVectors >= maxVectors + 4 && items <= all.size() + 16;
+        }
+
+        /** How many of the kept items are vectors (their spill entries have more than slot and class). */
+        private static int vectors(List<int[]> kept) {
+            return (int) kept.stream().filter(k -> k.length > 2).count();
         }
 
         /**
@@ -1745,21 +1748,21 @@ public final class CodeGen {
             return ((long) (k.length > 2 ? k[0] | 8 : k[0]) << 32) | k[1];
         }
 
+        /**
+         * Whether kept vector {@code k} is stored and loaded inline ({@code intoArray}, {@code fromArray}) in a row of
+         * its own element type: float vectors always (their row), int vectors unless {@link #withSpillCalls}.
+         */
+        private boolean inlineSpill(int[] k) {
+            return k[0] == SPILL_FLOAT || (!spillCalls && k[3] == Kind.INT.ordinal());
+        }
+
         private void restoreVector(int[] k) {
             Kind kind = Kind.values()[k[3]];
-            if (k[0] == SPILL_FLOAT) {
-                cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
+            if (inlineSpill(k)) {
+                cb.getstatic(Vec.LANES, Vec.species(kind), Vec.SPECIES);
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                cb.invokestatic(Vec.vector(kind), "fromArray", mt(Vec.vector(kind), Vec.SPECIES, CD_float.arrayType(), CD_int));
-                cb.astore(k[1]);
-                return;
-            }
-            if (!spillCalls && kind == Kind.INT) {
-                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                cb.aload(spillArraySlots[k[0]]);
-                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                cb.invokestatic(Vec.INT_VECTOR, "fromArray", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int.arrayType(), CD_int));
+                cb.invokestatic(Vec.vector(kind), "fromArray", mt(Vec.vector(kind), Vec.SPECIES, Vec.scalar(kind).arrayType(), CD_int));
                 cb.astore(k[1]);
                 return;
             }
@@ -1776,19 +1779,13 @@ public final class CodeGen {
         }
 
         private void spillVector(int[] k) {
-            ClassDesc vt = Vec.vector(Kind.values()[k[3]]);
-            if (k[0] == SPILL_FLOAT) {
+            Kind kind = Kind.values()[k[3]];
+            ClassDesc vt = Vec.vector(kind);
+            if (inlineSpill(k)) {
                 cb.aload(k[1]);
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_float.arrayType(), CD_int));
-                return;
-            }
-            if (!spillCalls && Kind.values()[k[3]] == Kind.INT) {
-                cb.aload(k[1]);
-                cb.aload(spillArraySlots[k[0]]);
-                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                cb.invokevirtual(vt, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+                cb.invokevirtual(vt, "intoArray", mt(CD_void, Vec.scalar(kind).arrayType(), CD_int));
                 return;
             }
             cb.aload(k[1]);
@@ -1867,8 +1864,7 @@ public final class CodeGen {
                 int[] k = keptHere.get(i);
                 if (k.length > 2) {
                     int[] next = i + 1 < keptHere.size() ? keptHere.get(i + 1) : null;
-                    if ((spillCalls || k[3] != Kind.INT.ordinal())
-                            && next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
+                    if (!inlineSpill(k) && next != null && next.length > 2 && next[3] == k[3] && k[0] == SPILL_INT && next[0] == SPILL_INT
                             && columns.get(SPILL_INT).get(spillKey(next)) == columns.get(SPILL_INT).get(spillKey(k)) + k[2]) {
                         // The two registers of one value, side by side: one call (bytes under C2's limit).
                         ClassDesc vt = Vec.vector(Kind.values()[k[3]]);
@@ -2684,7 +2680,7 @@ public final class CodeGen {
                 cb.labelBinding(topLabel.get(loop));
             } else if (run == Run.MASK) {
                 takeMask(b);
-                if (!copiesOnly(b) && !arithmeticOnly(b)) {
+                if (!runsWhenEmpty(b)) {
                     anyMask(classSlots.get(b));
                     cb.ifeq(end);
                 }
@@ -2740,53 +2736,38 @@ public final class CodeGen {
             noneInto(a);
         }
 
-        /**
-         * Whether masked block {@code b} runs even when no thread arrived: it only hands its threads on, with
-         * copies into its successor's phis, to a successor that runs on a mask of its own or its region's flag.
-         * With an empty mask the copies blend nothing and the successor's mask gains nothing, so the test is
-         * not needed; without it the phi's value is not live across one more branch. That matters to C2:
-         * where a phi of vectors (say a load on one path and a constant on the other, {@code c ? a[i] : 0f})
-         * is live at a branch it prunes into an uncommon trap, the trap's state holds the phi of boxes, and C2
-         * then allocates them (tiled sgemm: 118 MB per launch).
-         */
-        private boolean copiesOnly(Block b) {
-            if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || profiling != null || keptAt.containsKey(b)
-                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> x.op == Op.CONST)) {
-                return false;
-            }
-            Block s = b.succs.get(0);
-            Run sr = plan.run.get(s);
-            // A uniform or affine phi takes the copy whole: an empty block must not make it. A phi read beyond its
-            // block (a loop's phi: scan's warp totals) is left alone: there the unconditional blend's result was
-            // the value C2 boxed, and scan allocated 7% more.
-            return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
-                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING && !readElsewhere(p));
-        }
-
         /** Operations that neither fault nor write anything, whatever their operands: safe to run for no thread. */
         private static final Set<Op> HARMLESS = EnumSet.of(Op.CONST, Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.SHL, Op.SHR,
                 Op.USHR, Op.AND, Op.OR, Op.XOR, Op.CONV, Op.TEST);
 
         /**
-         * Whether masked block {@code b} runs even when no thread arrived because, like a {@link #copiesOnly}
-         * block, it hands its threads on to its successor's vector phis, and before that only computes (no load,
-         * store, division, call or warp operation: nothing that faults or writes). With an empty mask its results
-         * are blended into nothing. Without the test the blend into the phi is not under a branch: in scan's
-         * {@code if (lane >= d) v += up} inside the shuffle loop, the test made C2 allocate every boxed vector the
-         * loop carries (the phi of the blended sum and the value before it), about 2.9 KB per warp, and the boxes
-         * cost more than the add they skip.
+         * Whether masked block {@code b} runs even when no thread arrived: it only hands its threads on to its
+         * successor's vector phis, to a successor that runs on a mask of its own or its region's flag, and before
+         * that at most computes (no load, store, division, call or warp operation: nothing that faults or writes).
+         * With an empty mask the copies blend nothing and the successor's mask gains nothing, so the test is not
+         * needed; without it the phi's value is not live across one more branch. That matters to C2:
+         * <ul>
+         * <li>where a phi of vectors (say a load on one path and a constant on the other, {@code c ? a[i] : 0f})
+         * is live at a branch it prunes into an uncommon trap, the trap's state holds the phi of boxes, and C2
+         * then allocates them (tiled sgemm: 118 MB per launch);
+         * <li>in scan's {@code if (lane >= d) v += up} inside the shuffle loop, the test made C2 allocate every
+         * boxed vector the loop carries (the phi of the blended sum and the value before it), about 2.9 KB per
+         * warp, and the boxes cost more than the add they skip.
+         * </ul>
          */
-        private boolean arithmeticOnly(Block b) {
+        private boolean runsWhenEmpty(Block b) {
             if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || profiling != null || keptAt.containsKey(b)
-                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> HARMLESS.contains(x.op))
-                    || b.nodes.stream().allMatch(x -> x.op == Op.CONST)) {
+                    || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> HARMLESS.contains(x.op))) {
                 return false;
             }
             Block s = b.succs.get(0);
             Run sr = plan.run.get(s);
-            // as in copiesOnly: a uniform or affine phi takes the copy whole, so an empty block must not make it
+            // A block of constants only leaves alone a phi read beyond its block (a loop's phi: scan's warp totals):
+            // there the unconditional blend's result was the value C2 boxed, and scan allocated 7% more.
+            boolean constants = b.nodes.stream().allMatch(x -> x.op == Op.CONST);
+            // A uniform or affine phi takes the copy whole: an empty block must not make it.
             return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
-                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING);
+                    && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING && !(constants && readElsewhere(p)));
         }
 
         /**
@@ -3204,6 +3185,11 @@ public final class CodeGen {
                 cb.invokestatic(Vec.LANES, "bits", mt(CD_long, ps));
                 return;
             }
+            inlineBits(slots, lanes);
+        }
+
+        /** {@link #bits} as a {@code toLong}, shift and or per register, with no call. */
+        private void inlineBits(int[] slots, int lanes) {
             for (int r = 0; r < slots.length; r++) {
                 cb.aload(slots[r]);
                 cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
@@ -5139,16 +5125,7 @@ public final class CodeGen {
          * boxes every mask it passes.
          */
         private void activeBits() {
-            int[] m = curMask();
-            for (int r = 0; r < m.length; r++) {
-                cb.aload(m[r]);
-                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
-                if (r > 0) {
-                    cb.loadConstant(r * l32);
-                    cb.lshl();
-                    cb.lor();
-                }
-            }
+            inlineBits(curMask(), l32);
         }
 
         /** A constant, or the int local holding it. */

@@ -8,6 +8,7 @@ import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.analysis.WarpSync;
 import dev.weft.simd.internal.front.Decline;
 import dev.weft.simd.internal.front.Parser;
+import dev.weft.simd.internal.front.WarpScans;
 import dev.weft.simd.internal.gen.C1Exclusion;
 import dev.weft.simd.internal.gen.CodeGen;
 import dev.weft.simd.internal.gen.HiddenClasses;
@@ -75,6 +76,8 @@ final class Compiler {
 
     /** Overrides the threads per group, for experiments (a multiple of the 32-bit lanes of a register, at most 64). */
     static final int GROUP_OVERRIDE = Integer.getInteger("weft.simd.group", 0);
+    /** {@code -Dweft.simd.warpScans=false} keeps warp-scan loops as loops ({@link WarpScans}): for A/B runs and tests. */
+    static final boolean FOLD_WARP_SCANS = !"false".equals(System.getProperty("weft.simd.warpScans"));
 
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
@@ -227,6 +230,9 @@ final class Compiler {
         String simple = src.implClass.substring(src.implClass.lastIndexOf('/') + 1);
         String name = simple + "." + src.implMethod;
         Graph g = Parser.parse(name, cls, impl, src.capturedNames(impl), src);
+        if (FOLD_WARP_SCANS) {
+            WarpScans.fold(g, warpSize);
+        }
         long tParse = System.nanoTime();
         Cfg cfg = new Cfg(g);
         List<String> allocations = SharedAllocations.number(g, cfg);

@@ -17,6 +17,7 @@ import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.front.WarpScans;
 import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Barrier;
 import dev.weft.simd.internal.ir.Block;
@@ -4876,6 +4877,10 @@ public final class CodeGen {
                 storeScalar(x);
                 return;
             }
+            if (w.name().equals(WarpScans.SCAN_ADD)) {
+                warpScanAdd(x);
+                return;
+            }
             Kind k = x.kind;
             int s = scratch.get(k);
             int args = scratch.get(Kind.INT);
@@ -4900,6 +4905,71 @@ public final class CodeGen {
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
                 storeVector(x, r);
             }
+        }
+
+        /**
+         * A folded warp scan ({@link WarpScans}): where the active lanes are a prefix of the warp, each register
+         * scanned in place ({@code Lanes.SCAN_STEPS} rearranges and masked adds with constant shuffles and masks),
+         * then the last lane of the register before it, already a running total, broadcast and added; inactive lanes
+         * keep their value. Any other mask runs the loop lane by lane in scratch ({@code Lanes.scanAddLanes}), which
+         * the reference's rule for inactive sources needs.
+         */
+        private void warpScanAdd(Node x) {
+            ClassDesc shuffleDesc = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
+            int active = temp(TypeKind.LONG);
+            activeBits();
+            cb.lstore(active);
+            Label lanes = cb.newLabel();
+            Label done = cb.newLabel();
+            // a prefix [0, k): adding one clears its bits
+            cb.lload(active);
+            cb.lload(active);
+            cb.lconst_1();
+            cb.ladd();
+            cb.land();
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifne(lanes);
+            int t = temp(TypeKind.REFERENCE);
+            for (int r = 0; r < regs32; r++) {
+                vector(x.in(0), r, cur);
+                for (int step = 0; step < Lanes.SCAN_STEPS; step++) {
+                    cb.dup();
+                    cb.getstatic(Vec.LANES, "SCAN_UP_" + step, shuffleDesc);
+                    cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, shuffleDesc));
+                    cb.getstatic(Vec.LANES, "SCAN_ABOVE_" + step, Vec.MASK);
+                    cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR, Vec.MASK));
+                }
+                if (r > 0) {
+                    // t: the register before, scanned and carried; its last lane is the sum of every lane below
+                    cb.aload(t);
+                    cb.getstatic(Vec.LANES, "SCAN_LAST", shuffleDesc);
+                    cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, shuffleDesc));
+                    cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR));
+                }
+                cb.astore(t);
+                vector(x.in(0), r, cur);
+                cb.aload(t);
+                curMask(Kind.INT, r);
+                cb.invokevirtual(Vec.INT_VECTOR, "blend", mt(Vec.INT_VECTOR, Vec.VECTOR, Vec.MASK));
+                storeVector(x, r);
+            }
+            cb.goto_(done);
+            cb.labelBinding(lanes);
+            int s = scratch.get(Kind.INT);
+            storeRegisters(x.in(0), Kind.INT, s, 0);
+            cb.aload(s);
+            cb.lload(active);
+            cb.loadConstant(warpSize);
+            cb.invokestatic(Vec.LANES, "scanAddLanes", mt(CD_void, CD_int.arrayType(), CD_long, CD_int));
+            for (int r = 0; r < regs32; r++) {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.aload(s);
+                cb.loadConstant(r * l32);
+                cb.invokestatic(Vec.INT_VECTOR, "fromArray", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int.arrayType(), CD_int));
+                storeVector(x, r);
+            }
+            cb.labelBinding(done);
         }
 
         /** The shuffle's width if the code generator knows it (a constant or the warp size), else 0. */

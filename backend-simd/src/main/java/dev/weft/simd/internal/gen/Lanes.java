@@ -440,6 +440,46 @@ public final class Lanes {
     public static final VectorMask<Integer>[] FROM_I = lanesFrom(IS);
     public static final VectorMask<Float>[] FROM_F = lanesFrom(FS);
 
+    // The folded warp scan (front.WarpScans, CodeGen's warpScanAdd): each register scanned in place by log2(lanes)
+    // steps of "add the register shifted up by 2^s lanes", then the total of the registers before it added. One static
+    // final field per step, not an array: C2 folds a static final's shuffle or mask to a constant vector, whereas an
+    // array element is loaded, type-checked and unboxed on every use.
+
+    /** Lane {@code l} reads lane {@code max(0, l - 2^s)}; {@code SCAN_ABOVE_s} says which lanes take it. */
+    public static final VectorShuffle<Integer> SCAN_UP_0 = IS.shuffleFromOp(l -> Math.max(0, l - 1));
+    public static final VectorShuffle<Integer> SCAN_UP_1 = IS.shuffleFromOp(l -> Math.max(0, l - 2));
+    public static final VectorShuffle<Integer> SCAN_UP_2 = IS.shuffleFromOp(l -> Math.max(0, l - 4));
+    public static final VectorShuffle<Integer> SCAN_UP_3 = IS.shuffleFromOp(l -> Math.max(0, l - 8));
+    /** The lanes {@code l >= 2^s}. */
+    public static final VectorMask<Integer> SCAN_ABOVE_0 = lanesAtLeast(1);
+    public static final VectorMask<Integer> SCAN_ABOVE_1 = lanesAtLeast(2);
+    public static final VectorMask<Integer> SCAN_ABOVE_2 = lanesAtLeast(4);
+    public static final VectorMask<Integer> SCAN_ABOVE_3 = lanesAtLeast(8);
+    private static VectorMask<Integer> lanesAtLeast(int lane) {
+        return IntVector.zero(IS).addIndex(1).compare(VectorOperators.GE, lane);
+    }
+
+    /** Every lane reads the register's last lane: a register's total, broadcast. */
+    public static final VectorShuffle<Integer> SCAN_LAST = IS.shuffleFromOp(l -> L32 - 1);
+    /** The scan steps of one register: log2 of its lanes (at most 4, the fields above). */
+    public static final int SCAN_STEPS = Integer.numberOfTrailingZeros(L32);
+
+    /**
+     * The folded warp scan where the active lanes are not a prefix of the warp: the loop it replaced, lane by lane,
+     * on the warp's values in {@code v[0, warpSize)}. Each step reads the values of the step before (lanes go down,
+     * so a source lane, always lower, is not yet updated); an inactive source gives the reader its own value.
+     */
+    public static void scanAddLanes(int[] v, long active, int warpSize) {
+        for (int d = 1; d < warpSize; d <<= 1) {
+            for (int l = warpSize - 1; l >= d; l--) {
+                if ((active >>> l & 1) != 0) {
+                    int src = l - d;
+                    v[l] += (active >>> src & 1) != 0 ? v[src] : v[l];
+                }
+            }
+        }
+    }
+
     /** The largest stride, either way, of an affine index that {@link #STRIDED} has a gather map for. */
     public static final int MAX_GATHER_STRIDE = 64;
     /**

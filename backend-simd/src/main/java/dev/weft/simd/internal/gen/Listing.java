@@ -337,6 +337,10 @@ public final class Listing {
                 if (((Warp) n.aux).isVote()) {
                     return "warp vote over the active lanes (every live lane of the warp is here)";
                 }
+                if (((Warp) n.aux).name().equals(dev.weft.simd.internal.front.WarpScans.SCAN_ADD)) {
+                    return "the loop of shflUp steps folded: an inclusive sum over the warp's lanes, in registers"
+                            + " (lane by lane where the active lanes are not a prefix of the warp)";
+                }
                 return "warp shuffle across the warp's registers"
                         + (u.shapeAt(n.in(1), b) == Shape.UNIFORM ? " (uniform lane argument: register rearranges)"
                                 : " (lane by lane)")

@@ -80,6 +80,34 @@ class WarpScanTest {
         };
     }
 
+    /** Scans of a uniform value (the count of lanes up to this one, times c) and of an affine one (laneId). */
+    static Kernel scanOfUniformAndAffine(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = x.length;
+        int c = x[0];
+        return t -> {
+            int i = t.globalIdX();
+            int u = c;
+            int l = t.laneId();
+            for (int dd = 1; dd < t.warpSize(); dd <<= 1) {
+                int below = t.shflUp(u, dd);
+                if (t.laneId() >= dd) {
+                    u += below;
+                }
+            }
+            for (int dd = 1; dd < t.warpSize(); dd <<= 1) {
+                int below = t.shflUp(l, dd);
+                if (t.laneId() >= dd) {
+                    l += below;
+                }
+            }
+            if (i < n) {
+                out[i] = u * 31 + l;
+            }
+        };
+    }
+
     /** The scan under a divergent guard: threads past n and every fifth one leave (masks that are not a prefix). */
     static Kernel scanOfSomeLanes(Object[] a) {
         int[] x = (int[]) a[0];
@@ -246,6 +274,16 @@ class WarpScanTest {
         d.check(Dim3.of(2), Dim3.of(1024), WarpScanTest::scan, data(2048, 4), new int[2048]);
         d.check(Dim3.of(3), Dim3.of(7, 9), WarpScanTest::scan, data(189, 5), new int[189]);
         d.check(Dim3.of(2), Dim3.of(33), WarpScanTest::scan, data(66, 6), new int[66]);
+    }
+
+    @Test
+    void warpScan_uniformAndAffineValues_matchReference() {
+        assertTrue(folded(WarpScanTest::scanOfUniformAndAffine));
+        for (int block : new int[] {256, 100, 1, 1024}) {
+            int n = 1100;
+            d.check(Dim3.of((n + block - 1) / block), Dim3.of(block), WarpScanTest::scanOfUniformAndAffine, data(n, 15),
+                    new int[n]);
+        }
     }
 
     @Test

@@ -136,9 +136,11 @@ public final class CodeGen {
      * The fast iterations a group runs before it pauses for the next group, in an interleaved stride loop. Measured
      * (a hand-written model of the reduction's loop, 16-thread groups, 256-thread CTAs, 2 cores): the whole loop
      * per group 2.6-5.2 ms, 4 iterations per pause 1.1-2.0 ms, 16 per pause 1.3-2.0 ms, every iteration (restoring
-     * the group's values each time) slower than no pausing. 16 keeps the phases few.
+     * the group's values each time) slower than no pausing. 16 keeps the phases few. Session 6, the generated
+     * reduction (first launch, 2^22 floats, loaded machine): 1 iteration per pause 4.2-5.1 ms, 2 4.1 ms, 4 1.9 ms,
+     * 16 1.8-1.9 ms. {@code -Dweft.simd.interleaveIterations=N} (at least 1) sets it, to compare.
      */
-    static final int INTERLEAVE_ITERATIONS = 16;
+    static final int INTERLEAVE_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.interleaveIterations", 16));
 
     /**
      * The most lanes a group may have for {@code MethodGen#unmaskedAtomic} to unroll its updates (about 12 bytes of

@@ -139,6 +139,12 @@ public final class CodeGen {
      */
     static final int INTERLEAVE_ITERATIONS = 16;
 
+    /** The largest stride, either way, of a store done as one scalar store per lane (see {@code MethodGen.stridedStore}). */
+    static final int MAX_STORE_STRIDE = 1 << 20;
+
+    /** Stores at a constant stride as one scalar store per lane ({@code MethodGen.stridedStore}); false for A/B runs. */
+    static final boolean STRIDED_STORES = !"false".equals(System.getProperty("weft.simd.stridedStores"));
+
     /**
      * The most lanes a group may have for {@code MethodGen#unmaskedAtomic} to unroll its updates (about 12 bytes of
      * bytecode per lane): more would eat into the JIT's 8000-byte limit for little gain.
@@ -4498,6 +4504,10 @@ public final class CodeGen {
                 }
                 cb.goto_(done);
             } else {
+                if (STRIDED_STORES && shapeAt(idx, cur) == Shape.AFFINE && idx.stride != 0 && idx.stride != 1
+                        && Math.abs(idx.stride) <= MAX_STORE_STRIDE && ek != Kind.BOOL) {
+                    stridedStore(idx, arr, val, ek, done);
+                }
                 gatherIndices(idx, arr);
                 int map = scratch.get(Kind.INT);
                 if (Lanes.NATIVE_SCATTER) {
@@ -4529,6 +4539,45 @@ public final class CodeGen {
                 cb.goto_(done);
             }
             cb.labelBinding(done);
+        }
+
+        /**
+         * A store at {@code base + stride * lane} (constant stride, not 0 or 1), every lane active and inside the
+         * array: one scalar store per lane, lane by lane from the value's registers, at constant offsets from the
+         * base; then jumps to {@code done}. Otherwise falls through to the general scatter, which finds faults and
+         * honours the masks. The lanes' indices are distinct (stride not 0), so their order does not matter.
+         * Why: without a native scatter (AVX2) the general one stores the values and indices into scratch arrays
+         * and loops over the mask's bits; in the register-blocked sgemm, whose A tile is stored transposed (stride
+         * 64), that loop took about 14% of all samples (perfasm). Strides up to {@link #MAX_STORE_STRIDE}: the
+         * range check's {@code |stride| * (n - 1)} stays far from overflow.
+         */
+        private void stridedStore(Node idx, Node arr, Node val, Kind ek, Label done) {
+            Label general = cb.newLabel();
+            stridedRangeCheck(idx, arr, general);
+            curMask(ek, 0);
+            for (int r = 1; r < regs(ek); r++) {
+                curMask(ek, r);
+                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+            }
+            cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+            cb.ifeq(general);
+            for (int r = 0; r < regs(ek); r++) {
+                for (int i = 0; i < lanes(ek); i++) {
+                    scalar(arr);
+                    base(idx, cur);
+                    int offset = (r * lanes(ek) + i) * idx.stride;
+                    if (offset != 0) {
+                        cb.loadConstant(offset);
+                        cb.iadd();
+                    }
+                    vector(val, r, cur);
+                    cb.loadConstant(i);
+                    cb.invokevirtual(Vec.vector(ek), "lane", mt(Vec.scalar(ek), CD_int));
+                    cb.arrayStore(Vec.typeKind(ek));
+                }
+            }
+            cb.goto_(done);
+            cb.labelBinding(general);
         }
 
         /**

@@ -328,7 +328,7 @@ public final class Listing {
                 if (is == Shape.AFFINE && n.in(1).stride == 1) {
                     return "contiguous: masked vector store";
                 }
-                return is == Shape.AFFINE && n.in(1).stride != 0 && n.in(2).kind != Kind.BOOL
+                return is == Shape.AFFINE && n.in(1).stride != 0 && n.in(2).kind != Kind.BOOL && n.in(0).op == Op.SHARED
                         && Math.abs(n.in(1).stride) <= CodeGen.MAX_STORE_STRIDE
                         ? "strided (" + n.in(1).stride + " apart): one store per lane when the group is whole and inside the array, else scatter under the mask"
                         : "scatter under the mask";

@@ -143,6 +143,18 @@ public final class CodeGen {
     static final int INTERLEAVE_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.interleaveIterations", 16));
 
     /**
+     * Spills in a resume point's method leave out the kept locals its phase never writes ({@code
+     * MethodGen.unchangedSinceRestore}); false for A/B runs.
+     */
+    static final boolean SKIP_UNCHANGED_SPILLS = !"false".equals(System.getProperty("weft.simd.skipUnchangedSpills"));
+
+    /** The largest stride, either way, of a store done as one scalar store per lane (see {@code MethodGen.stridedStore}). */
+    static final int MAX_STORE_STRIDE = 1 << 20;
+
+    /** Stores at a constant stride as one scalar store per lane ({@code MethodGen.stridedStore}); false for A/B runs. */
+    static final boolean STRIDED_STORES = !"false".equals(System.getProperty("weft.simd.stridedStores"));
+
+    /**
      * The most lanes a group may have for {@code MethodGen#unmaskedAtomic} to unroll its updates (about 12 bytes of
      * bytecode per lane): more would eat into the JIT's 8000-byte limit for little gain.
      */
@@ -826,6 +838,8 @@ public final class CodeGen {
         private final Map<List<Long>, List<Block>> keptSets = new LinkedHashMap<>();
         private final Map<List<Long>, Label[]> keptSetLabels = new HashMap<>();
         private final Set<List<Long>> spillEmitted = new HashSet<>();
+        /** In a resume point's method: the kept locals no block of its phase writes (see {@link #unchangedSinceRestore}). */
+        private Set<Long> unchanged;
         private Label nextGroup;
         private final List<Integer> refInits = new ArrayList<>();
         /** The static types of spilled reference locals. */
@@ -1850,6 +1864,99 @@ public final class CodeGen {
         }
 
         /**
+         * In the method of resume point {@code resumeAt} (a barrier): the kept locals that the group restored at
+         * its start and that no block its phase can run writes, so that their spill rows still hold their values
+         * and a spill may leave them out. The phase runs from the end of the barrier's block until it reaches the
+         * end of a barrier block (or a pause, or returns); the blocks it can run are those reachable from there
+         * without passing a barrier block's end. A local of a value is written only by the value's block (a phi's:
+         * also its predecessors, which copy into it): each value kept across a barrier lives in locals of its own
+         * (only block-local values share). Masks, flags, loop aborts and shadows are always spilled. None in the
+         * general method, whose groups resume at any barrier, nor at the first phase or an interleaved loop's pause.
+         * Why: the loop-invariant values of a tiled loop (the shared arrays, the thread's row and column, the
+         * A and B tiles' bases) and the accumulators in the phase that only loads tiles were spilled back unchanged
+         * by every group in every phase, the arrays with the garbage collector's write barriers.
+         */
+        private Set<Long> unchangedSinceRestore() {
+            Set<Long> out = new HashSet<>();
+            if (!SKIP_UNCHANGED_SPILLS || resumeAt <= 0 || resumeAt >= Phases.YIELD) {
+                return out;
+            }
+            Block from = null;
+            for (Block b : barrierBlocks) {
+                if (barrierOf(b).id() == resumeAt) {
+                    from = b;
+                }
+            }
+            if (from == null) {
+                return out;
+            }
+            Set<Block> barrierSet = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            barrierSet.addAll(barrierBlocks);
+            Set<Block> reach = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            java.util.ArrayDeque<Block> work = new java.util.ArrayDeque<>(from.succs);
+            while (!work.isEmpty()) {
+                Block b = work.pop();
+                if (reach.add(b) && !barrierSet.contains(b)) {
+                    work.addAll(b.succs);
+                }
+            }
+            // Per local of a value: whether a block of the phase writes it.
+            Map<Integer, Boolean> written = new HashMap<>();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    boolean w = reach.contains(b);
+                    for (Block p : b.preds) {
+                        w |= reach.contains(p);
+                    }
+                    markWritten(written, x, w);
+                }
+                for (Node x : b.nodes) {
+                    markWritten(written, x, reach.contains(b));
+                }
+            }
+            for (int[] k : keptAt.get(from)) {
+                if (Boolean.FALSE.equals(written.get(k[1]))) {
+                    out.add(spillKey(k));
+                }
+            }
+            return out;
+        }
+
+        private void markWritten(Map<Integer, Boolean> written, Node x, boolean w) {
+            List<Integer> slots = new ArrayList<>();
+            switch (storage.get(x)) {
+                case Storage.Scalar sc -> slots.add(sc.slot());
+                case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> slots.add(sc.slot());
+                case Storage.Vectors vs -> {
+                    for (int sl : vs.slots()) {
+                        slots.add(sl);
+                    }
+                }
+                case Storage.Masks ms -> {
+                    for (int sl : ms.slots()) {
+                        slots.add(sl);
+                    }
+                }
+                case null, default -> {
+                }
+            }
+            if (x.op == Op.PARAM || x.op == Op.SREG || x.op == Op.CONST || x.op == Op.UNDEF) {
+                // Parameters and special registers are never kept; their locals are not a value's own.
+                return;
+            }
+            for (int sl : slots) {
+                written.merge(sl, w, Boolean::logicalOr);
+            }
+            Storage.Vectors sh = shadow.get(x);
+            if (sh != null) {
+                for (int sl : sh.slots()) {
+                    // Shadows are written where their value is used after a divergent loop: never left out.
+                    written.put(sl, true);
+                }
+            }
+        }
+
+        /**
          * The group's values kept across the barrier at the end of {@code b} (or a pause, see
          * {@link #interleavedPause}) to its rows, then the next group: the code is shared by the barriers (and
          * pauses) that keep the same set, emitted at the first and jumped to from the others.
@@ -1862,7 +1969,11 @@ public final class CodeGen {
             }
             cb.labelBinding(shared);
             throwFault();
-            List<int[]> keptHere = keptAt.get(b);
+            List<int[]> keptHere = new ArrayList<>(keptAt.get(b));
+            if (unchanged == null) {
+                unchanged = unchangedSinceRestore();
+            }
+            keptHere.removeIf(k -> unchanged.contains(spillKey(k)));
             for (int i = 0; i < keptHere.size(); i++) {
                 int[] k = keptHere.get(i);
                 if (k.length > 2) {
@@ -4501,6 +4612,10 @@ public final class CodeGen {
                 }
                 cb.goto_(done);
             } else {
+                if (STRIDED_STORES && !compactGathers && arr.op == Op.SHARED && shapeAt(idx, cur) == Shape.AFFINE && idx.stride != 0 && idx.stride != 1
+                        && Math.abs(idx.stride) <= MAX_STORE_STRIDE && ek != Kind.BOOL) {
+                    stridedStore(idx, arr, val, ek, done);
+                }
                 gatherIndices(idx, arr);
                 int map = scratch.get(Kind.INT);
                 if (Lanes.NATIVE_SCATTER) {
@@ -4532,6 +4647,60 @@ public final class CodeGen {
                 cb.goto_(done);
             }
             cb.labelBinding(done);
+        }
+
+        /**
+         * A store at {@code base + stride * lane} (constant stride, not 0 or 1), every lane active and inside the
+         * array: one scalar store per lane, in lane order, from the values in the scratch array; then jumps to
+         * {@code done}. Otherwise falls through to the general scatter, which finds faults and
+         * honours the masks. The lanes' indices are distinct (stride not 0), so their order does not matter.
+         * Why: without a native scatter (AVX2) the general one stores the values and indices into scratch arrays
+         * and loops over the mask's bits; in the register-blocked sgemm, whose A tile is stored transposed (stride
+         * 64), that loop took about 14% of all samples (perfasm). Only into shared arrays (tiles; about 60 bytes a
+         * store, which pushed kernels with many strided stores to global arrays over the JIT's limit), and not
+         * once the compiler retries a kernel too large with compact gathers ({@link #withCompactGathers}). Strides up to {@link #MAX_STORE_STRIDE}: the
+         * range check's {@code |stride| * (n - 1)} stays far from overflow.
+         */
+        private void stridedStore(Node idx, Node arr, Node val, Kind ek, Label done) {
+            Label general = cb.newLabel();
+            stridedRangeCheck(idx, arr, general);
+            curMask(ek, 0);
+            for (int r = 1; r < regs(ek); r++) {
+                curMask(ek, r);
+                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+            }
+            cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+            cb.ifeq(general);
+            // The values through the SM's scratch array, then a counted loop of scalar stores (C2 unrolls it): a
+            // store per lane unrolled in bytecode made fuzzed and test kernels too large for the JIT (8000 bytes).
+            int s = scratch.get(ek);
+            for (int r = 0; r < regs(ek); r++) {
+                vector(val, r, cur);
+                cb.aload(s);
+                cb.loadConstant(r * lanes(ek));
+                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+            }
+            int i = temp(TypeKind.INT);
+            Label loop = cb.newLabel();
+            cb.iconst_0();
+            cb.istore(i);
+            cb.labelBinding(loop);
+            scalar(arr);
+            base(idx, cur);
+            cb.iload(i);
+            cb.loadConstant(idx.stride);
+            cb.imul();
+            cb.iadd();
+            cb.aload(s);
+            cb.iload(i);
+            cb.arrayLoad(Vec.typeKind(ek));
+            cb.arrayStore(Vec.typeKind(ek));
+            cb.iinc(i, 1);
+            cb.iload(i);
+            cb.loadConstant(n);
+            cb.if_icmplt(loop);
+            cb.goto_(done);
+            cb.labelBinding(general);
         }
 
         /**

@@ -325,7 +325,13 @@ public final class Listing {
                 if (is == Shape.UNIFORM) {
                     return "every thread writes one element: the last active thread's value wins";
                 }
-                return is == Shape.AFFINE && n.in(1).stride == 1 ? "contiguous: masked vector store" : "scatter under the mask";
+                if (is == Shape.AFFINE && n.in(1).stride == 1) {
+                    return "contiguous: masked vector store";
+                }
+                return is == Shape.AFFINE && n.in(1).stride != 0 && n.in(2).kind != Kind.BOOL && n.in(0).op == Op.SHARED
+                        && Math.abs(n.in(1).stride) <= CodeGen.MAX_STORE_STRIDE
+                        ? "strided (" + n.in(1).stride + " apart): one store per lane when the group is whole and inside the array, else scatter under the mask"
+                        : "scatter under the mask";
             }
             case ATOMIC -> {
                 return "per active thread in lane order: threads of a warp on one address are serialised";

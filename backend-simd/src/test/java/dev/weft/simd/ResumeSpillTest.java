@@ -44,41 +44,13 @@ class ResumeSpillTest {
         d.check(grid, block, make, data);
     }
 
-    /** The textbook tiled matmul (16 x 16 tiles, guarded loads and store): n not a multiple of 16 gives edge CTAs. */
-    static Kernel tiled(Object[] a) {
-        int n = ((int[]) a[0])[0];
-        float[] x = (float[]) a[1];
-        float[] y = (float[]) a[2];
-        float[] c = (float[]) a[3];
-        return t -> {
-            float[] as = t.sharedFloats(256);
-            float[] bs = t.sharedFloats(256);
-            int tx = t.threadIdxX();
-            int ty = t.threadIdxY();
-            int row = t.blockIdxY() * 16 + ty;
-            int col = t.blockIdxX() * 16 + tx;
-            float sum = 0f;
-            for (int k0 = 0; k0 < n; k0 += 16) {
-                as[ty * 16 + tx] = row < n && k0 + tx < n ? x[row * n + k0 + tx] : 0f;
-                bs[ty * 16 + tx] = k0 + ty < n && col < n ? y[(k0 + ty) * n + col] : 0f;
-                t.syncThreads();
-                for (int k = 0; k < 16; k++) {
-                    sum += as[ty * 16 + k] * bs[k * 16 + tx];
-                }
-                t.syncThreads();
-            }
-            if (row < n && col < n) {
-                c[row * n + col] = sum;
-            }
-        };
-    }
-
     @Test
     void tiledMatmul_interiorAndEdgeCtas() throws InterruptedException {
         for (int n : new int[] {64, 45}) {
             int tiles = (n + 15) / 16;
-            checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), ResumeSpillTest::tiled,
-                    new int[] {n}, Differential.floats(n * n, 3, -1, 1), Differential.floats(n * n, 4, -1, 1), new float[n * n]);
+            // the textbook kernel (guarded loads and store): 45 is not a multiple of 16, so there are edge CTAs
+            checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), BarrierTest::tiledMatmul,
+                    Differential.floats(n * n, 3, -1, 1), Differential.floats(n * n, 4, -1, 1), new float[n * n], n);
         }
     }
 

@@ -4578,12 +4578,7 @@ public final class CodeGen {
                 // unmasked; otherwise every register masked. Where C2 cannot fold the masks (a kernel whose groups
                 // at the grid's edge are partial, as the stencil's) each test is a mask-to-bits move and a branch.
                 Label masked = cb.newLabel();
-                curMask(ek, 0);
-                for (int r = 1; r < regs(ek); r++) {
-                    curMask(ek, r);
-                    cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
-                }
-                cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+                allActive(ek);
                 cb.ifeq(masked);
                 for (int r = 0; r < regs(ek); r++) {
                     vector(val, r, cur);
@@ -4649,6 +4644,16 @@ public final class CodeGen {
             cb.labelBinding(done);
         }
 
+        /** Pushes whether every thread of the group is active: the registers' masks and-ed, then {@code allTrue}. */
+        private void allActive(Kind ek) {
+            curMask(ek, 0);
+            for (int r = 1; r < regs(ek); r++) {
+                curMask(ek, r);
+                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+            }
+            cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+        }
+
         /**
          * A store at {@code base + stride * lane} (constant stride, not 0 or 1), every lane active and inside the
          * array: one scalar store per lane, in lane order, from the values in the scratch array; then jumps to
@@ -4664,12 +4669,7 @@ public final class CodeGen {
         private void stridedStore(Node idx, Node arr, Node val, Kind ek, Label done) {
             Label general = cb.newLabel();
             stridedRangeCheck(idx, arr, general);
-            curMask(ek, 0);
-            for (int r = 1; r < regs(ek); r++) {
-                curMask(ek, r);
-                cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
-            }
-            cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+            allActive(ek);
             cb.ifeq(general);
             // The values through the SM's scratch array, then a counted loop of scalar stores (C2 unrolls it): a
             // store per lane unrolled in bytecode made fuzzed and test kernels too large for the JIT (8000 bytes).

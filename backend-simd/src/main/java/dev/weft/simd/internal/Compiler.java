@@ -1,5 +1,6 @@
 package dev.weft.simd.internal;
 
+import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.Pressure;
@@ -111,7 +112,7 @@ final class Compiler {
         }
     }
 
-    private static final MethodType FROM_ARRAY_TYPE = MethodType.methodType(dev.weft.runtime.spi.CtaProgram.class, Object[].class);
+    private static final MethodType FROM_ARRAY_TYPE = MethodType.methodType(CtaProgram.class, Object[].class);
 
     /**
      * Whether a kernel with barriers gets its methods per resume point from a background compile (the kernel
@@ -139,7 +140,7 @@ final class Compiler {
         private boolean done;
         private List<Upgradable> waiting = new ArrayList<>();
 
-        /** Calls {@code u} with the new constructor when it is ready, or at once if it is. */
+        /** Calls {@code u} with the new class's entry when it is ready, or at once if it is. */
         void whenReady(Upgradable u) {
             Entry ready;
             synchronized (this) {
@@ -154,18 +155,18 @@ final class Compiler {
             }
         }
 
-        /** Ends the tier: {@code ctor} null where the first class stays. */
-        void complete(Entry ctor) {
+        /** Ends the tier: {@code ready} null where the first class stays. */
+        void complete(Entry ready) {
             List<Upgradable> call;
             synchronized (this) {
-                entry = ctor;
+                entry = ready;
                 done = true;
                 call = waiting;
                 waiting = null;
             }
-            if (ctor != null) {
+            if (ready != null) {
                 for (Upgradable u : call) {
-                    u.upgrade(ctor);
+                    u.upgrade(ready);
                 }
             }
         }
@@ -191,14 +192,14 @@ final class Compiler {
 
         @Override
         public void run() {
-            Entry ctor = null;
+            Entry withMethods = null;
             try {
                 Background.yieldToForeground();
                 byte[] withResume = gen.withResumeMethods(generalOnly, variants);
                 if (withResume != generalOnly && largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
                     dump(cd, withResume);
                     MethodHandles.Lookup lookup = HiddenClasses.define(withResume);
-                    ctor = Entry.of(lookup, ctorType);
+                    withMethods = Entry.of(lookup, ctorType);
                 }
             } catch (RuntimeException | ReflectiveOperationException | LinkageError e) {
                 // Over 64 KiB, or not loadable: the general methods stay, with the same results.
@@ -207,7 +208,7 @@ final class Compiler {
                             + " the methods per resume point of " + cd.displayName() + " do not load; the kernel keeps its general methods: " + e);
                 }
             } finally {
-                resumed.complete(ctor);
+                resumed.complete(withMethods);
             }
         }
     }
@@ -420,7 +421,7 @@ final class Compiler {
                     ctorParams[i] = javaType(g.params.get(i).kind());
                 }
                 MethodType ctorType = MethodType.methodType(void.class, ctorParams);
-                Entry ctor = Entry.of(lookup, ctorType);
+                Entry entry = Entry.of(lookup, ctorType);
                 tDefine = System.nanoTime() - tDefine;
                 long nanos = System.nanoTime() - t0;
                 // Not String.format: its first use in a JVM loads the locale data, some 20-50 ms of a cold compile.
@@ -443,7 +444,7 @@ final class Compiler {
                     resumed = new Resumed();
                     Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
                 }
-                return new Code(ctor, List.copyOf(g.params), listing, nanos, profiling, resumed);
+                return new Code(entry, List.copyOf(g.params), listing, nanos, profiling, resumed);
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
                         + " does not load: " + e, e);

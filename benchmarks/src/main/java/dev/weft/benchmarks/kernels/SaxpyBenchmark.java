@@ -53,10 +53,10 @@ import org.openjdk.jmh.infra.Blackhole;
 public class SaxpyBenchmark {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
-    private static final int N = 1 << 20;
+    static final int N = 1 << 20;
     private static final int REFERENCE_N = 1 << 16;
-    private static final int BLOCK = 256;
-    private static final int CHUNK = 1 << 14;
+    static final int BLOCK = 256;
+    static final int CHUNK = 1 << 14;
 
     @Param({"weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial", "javaParallel"})
     public String impl;

@@ -52,9 +52,10 @@ public class SaxpyPairedBenchmark {
      * block, where an idle thread of one variant parks and the other's wakes, costs under 2% of it.
      */
     static final int BLOCK_RUNS = 64;
-    private static final int N = 1 << 20;
-    private static final int BLOCK = 256;
-    private static final int CHUNK = 1 << 14;
+    /** SaxpyBenchmark's sizes, so that both benchmarks measure the same launches and chunks. */
+    private static final int N = SaxpyBenchmark.N;
+    private static final int BLOCK = SaxpyBenchmark.BLOCK;
+    private static final int CHUNK = SaxpyBenchmark.CHUNK;
 
     private final float a = 0.5f;
     private float[] x;

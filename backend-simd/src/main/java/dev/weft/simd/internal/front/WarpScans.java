@@ -169,8 +169,7 @@ public final class WarpScans {
         }
         int entry = 1 - back;
         Node d0 = d.in(entry).resolve();
-        if (d.in(back).resolve() != dNext || d0.op != Op.CONST || !(d0.aux instanceof Integer one) || one != 1
-                || v.in(back).resolve() != vNext) {
+        if (d.in(back).resolve() != dNext || !isInt(d0, 1) || v.in(back).resolve() != vNext) {
             return false;
         }
         // nothing of the loop but v read after it

@@ -48,6 +48,7 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -153,6 +154,15 @@ public final class CodeGen {
 
     /** Stores at a constant stride as one scalar store per lane ({@code MethodGen.stridedStore}); false for A/B runs. */
     static final boolean STRIDED_STORES = !"false".equals(System.getProperty("weft.simd.stridedStores"));
+
+    /**
+     * Whether a store of {@code kind} values into {@code arr} at an affine index of {@code stride} is a strided store
+     * ({@code MethodGen.stridedStore}) where the group is whole and in range: the code generator's rule, and the listing's.
+     */
+    static boolean stridedStoreApplies(Node arr, int stride, Kind kind) {
+        return STRIDED_STORES && arr.op == Op.SHARED && stride != 0 && stride != 1 && Math.abs(stride) <= MAX_STORE_STRIDE
+                && kind != Kind.BOOL;
+    }
 
     /**
      * The most lanes a group may have for {@code MethodGen#unmaskedAtomic} to unroll its updates (about 12 bytes of
@@ -547,7 +557,7 @@ public final class CodeGen {
         return out;
     }
 
-    private static Set<Node> identitySet() {
+    private static <T> Set<T> identitySet() {
         return Collections.newSetFromMap(new IdentityHashMap<>());
     }
 
@@ -932,12 +942,12 @@ public final class CodeGen {
 
         // Locals of values and temporaries that live within one block are recycled, which keeps local indices
         // small (one-byte loads and stores: less bytecode under the JIT's 8000-byte limit).
-        private final Map<TypeKind, java.util.ArrayDeque<Integer>> free = new EnumMap<>(TypeKind.class);
+        private final Map<TypeKind, ArrayDeque<Integer>> free = new EnumMap<>(TypeKind.class);
         private final List<int[]> heldTemps = new ArrayList<>();
 
         /** A local for the current node or terminator only, released after it. */
         private int temp(TypeKind t) {
-            java.util.ArrayDeque<Integer> pool = free.get(t);
+            ArrayDeque<Integer> pool = free.get(t);
             int s = pool != null && !pool.isEmpty() ? pool.pop() : local(t);
             heldTemps.add(new int[] {s, t.ordinal()});
             return s;
@@ -953,7 +963,7 @@ public final class CodeGen {
 
         private void releaseTemps() {
             for (int[] h : heldTemps) {
-                free.computeIfAbsent(TypeKind.values()[h[1]], k -> new java.util.ArrayDeque<>()).push(h[0]);
+                free.computeIfAbsent(TypeKind.values()[h[1]], k -> new ArrayDeque<>()).push(h[0]);
             }
             heldTemps.clear();
         }
@@ -980,7 +990,7 @@ public final class CodeGen {
         }
 
         private void freeSlot(int slot, TypeKind t) {
-            free.computeIfAbsent(t, k -> new java.util.ArrayDeque<>()).push(slot);
+            free.computeIfAbsent(t, k -> new ArrayDeque<>()).push(slot);
         }
 
         /** Allocates the locals of a block-local value from the pool. */
@@ -991,7 +1001,7 @@ public final class CodeGen {
                 return null;
             }
             java.util.function.IntSupplier one = () -> {
-                java.util.ArrayDeque<Integer> pool = free.get(t);
+                ArrayDeque<Integer> pool = free.get(t);
                 return pool != null && !pool.isEmpty() ? pool.pop() : local(t);
             };
             return switch (x.shape) {
@@ -1890,10 +1900,10 @@ public final class CodeGen {
             if (from == null) {
                 return out;
             }
-            Set<Block> barrierSet = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Block> barrierSet = identitySet();
             barrierSet.addAll(barrierBlocks);
-            Set<Block> reach = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            java.util.ArrayDeque<Block> work = new java.util.ArrayDeque<>(from.succs);
+            Set<Block> reach = identitySet();
+            ArrayDeque<Block> work = new ArrayDeque<>(from.succs);
             while (!work.isEmpty()) {
                 Block b = work.pop();
                 if (reach.add(b) && !barrierSet.contains(b)) {
@@ -4273,11 +4283,7 @@ public final class CodeGen {
                 for (int r = 0; r < regs(ek); r++) {
                     cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
                     scalar(arr);
-                    base(idx, cur);
-                    if (r > 0) {
-                        cb.loadConstant(r * lanes(ek));
-                        cb.iadd();
-                    }
+                    registerOffset(idx, r, ek);
                     cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
                     storeVector(x, r);
                 }
@@ -4287,11 +4293,7 @@ public final class CodeGen {
                 for (int r = 0; r < regs(ek); r++) {
                     cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
                     scalar(arr);
-                    base(idx, cur);
-                    if (r > 0) {
-                        cb.loadConstant(r * lanes(ek));
-                        cb.iadd();
-                    }
+                    registerOffset(idx, r, ek);
                     curMask(ek, r);
                     cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, Vec.MASK));
                     storeVector(x, r);
@@ -4304,11 +4306,7 @@ public final class CodeGen {
                     for (int r = 0; r < regs(ek); r++) {
                         cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
                         scalar(arr);
-                        base(idx, cur);
-                        if (r > 0) {
-                            cb.loadConstant(r * lanes(ek) * idx.stride);
-                            cb.iadd();
-                        }
+                        registerOffset(idx, r, ek);
                         cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
                         cb.loadConstant(idx.stride + Lanes.MAX_GATHER_STRIDE);
                         cb.aaload();
@@ -4583,7 +4581,7 @@ public final class CodeGen {
                 for (int r = 0; r < regs(ek); r++) {
                     vector(val, r, cur);
                     scalar(arr);
-                    storeOffset(idx, r, ek);
+                    registerOffset(idx, r, ek);
                     cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
                 }
                 cb.goto_(done);
@@ -4591,7 +4589,7 @@ public final class CodeGen {
                 for (int r = 0; r < regs(ek); r++) {
                     vector(val, r, cur);
                     scalar(arr);
-                    storeOffset(idx, r, ek);
+                    registerOffset(idx, r, ek);
                     curMask(ek, r);
                     cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
                 }
@@ -4601,14 +4599,13 @@ public final class CodeGen {
                 for (int r = 0; r < regs(ek); r++) {
                     vector(val, r, cur);
                     scalar(arr);
-                    storeOffset(idx, r, ek);
+                    registerOffset(idx, r, ek);
                     curMask(ek, r);
                     cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
                 }
                 cb.goto_(done);
             } else {
-                if (STRIDED_STORES && !compactGathers && arr.op == Op.SHARED && shapeAt(idx, cur) == Shape.AFFINE && idx.stride != 0 && idx.stride != 1
-                        && Math.abs(idx.stride) <= MAX_STORE_STRIDE && ek != Kind.BOOL) {
+                if (!compactGathers && is == Shape.AFFINE && stridedStoreApplies(arr, idx.stride, ek)) {
                     stridedStore(idx, arr, val, ek, done);
                 }
                 gatherIndices(idx, arr);
@@ -5086,7 +5083,6 @@ public final class CodeGen {
          * the reference's rule for inactive sources needs.
          */
         private void warpScanAdd(Node x) {
-            ClassDesc shuffleDesc = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
             int active = temp(TypeKind.LONG);
             activeBits();
             cb.lstore(active);
@@ -5106,16 +5102,16 @@ public final class CodeGen {
                 vector(x.in(0), r, cur);
                 for (int step = 0; step < Lanes.SCAN_STEPS; step++) {
                     cb.dup();
-                    cb.getstatic(Vec.LANES, "SCAN_UP_" + step, shuffleDesc);
-                    cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, shuffleDesc));
+                    cb.getstatic(Vec.LANES, "SCAN_UP_" + step, Vec.SHUFFLE);
+                    cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, Vec.SHUFFLE));
                     cb.getstatic(Vec.LANES, "SCAN_ABOVE_" + step, Vec.MASK);
                     cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR, Vec.MASK));
                 }
                 if (r > 0) {
                     // t: the register before, scanned and carried; its last lane is the sum of every lane below
                     cb.aload(t);
-                    cb.getstatic(Vec.LANES, "SCAN_LAST", shuffleDesc);
-                    cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, shuffleDesc));
+                    cb.getstatic(Vec.LANES, "SCAN_LAST", Vec.SHUFFLE);
+                    cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, Vec.SHUFFLE));
                     cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR));
                 }
                 cb.astore(t);
@@ -5279,7 +5275,6 @@ public final class CodeGen {
             }
             cb.lstore(take);
             // the lane movement: every source register rearranged once
-            ClassDesc shuffleDesc = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
             boolean identity = known != null && j == 0 && (mode != 0 || width == 1);
             int[] moved = new int[regs];
             if (!identity) {
@@ -5289,7 +5284,7 @@ public final class CodeGen {
                     case 1, 2 -> f ? "ROTATE_F" : "ROTATE_I";
                     default -> f ? "XOR_F" : "XOR_I";
                 };
-                cb.getstatic(Vec.LANES, table, mode == 0 ? shuffleDesc.arrayType(2) : shuffleDesc.arrayType());
+                cb.getstatic(Vec.LANES, table, mode == 0 ? Vec.SHUFFLE.arrayType(2) : Vec.SHUFFLE.arrayType());
                 if (mode == 0) {
                     cb.loadConstant(Math.min(Integer.numberOfTrailingZeros(width), lg));
                     cb.aaload();
@@ -5301,7 +5296,7 @@ public final class CodeGen {
                     moved[r] = temp(TypeKind.REFERENCE);
                     vector(x.in(0), r, cur);
                     cb.aload(sh);
-                    cb.invokevirtual(Vec.vector(k), "rearrange", mt(Vec.vector(k), shuffleDesc));
+                    cb.invokevirtual(Vec.vector(k), "rearrange", mt(Vec.vector(k), Vec.SHUFFLE));
                     cb.astore(moved[r]);
                 }
             }
@@ -5400,10 +5395,11 @@ public final class CodeGen {
             }
         }
 
-        private void storeOffset(Node idx, int r, Kind ek) {
+        /** Pushes the index of register {@code r}'s first lane of the affine {@code idx}: base + r * lanes * stride. */
+        private void registerOffset(Node idx, int r, Kind ek) {
             base(idx, cur);
             if (r > 0) {
-                cb.loadConstant(r * lanes(ek));
+                cb.loadConstant(r * lanes(ek) * idx.stride);
                 cb.iadd();
             }
         }

@@ -5,6 +5,7 @@ import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.MaskPlan.Run;
 import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.analysis.Uniformity;
+import dev.weft.simd.internal.front.WarpScans;
 import dev.weft.simd.internal.ir.Atomic;
 import dev.weft.simd.internal.ir.Barrier;
 import dev.weft.simd.internal.ir.Block;
@@ -328,8 +329,7 @@ public final class Listing {
                 if (is == Shape.AFFINE && n.in(1).stride == 1) {
                     return "contiguous: masked vector store";
                 }
-                return is == Shape.AFFINE && n.in(1).stride != 0 && n.in(2).kind != Kind.BOOL && n.in(0).op == Op.SHARED
-                        && Math.abs(n.in(1).stride) <= CodeGen.MAX_STORE_STRIDE
+                return is == Shape.AFFINE && CodeGen.stridedStoreApplies(n.in(0), n.in(1).stride, n.in(2).kind)
                         ? "strided (" + n.in(1).stride + " apart): one store per lane when the group is whole and inside the array, else scatter under the mask"
                         : "scatter under the mask";
             }
@@ -343,7 +343,7 @@ public final class Listing {
                 if (((Warp) n.aux).isVote()) {
                     return "warp vote over the active lanes (every live lane of the warp is here)";
                 }
-                if (((Warp) n.aux).name().equals(dev.weft.simd.internal.front.WarpScans.SCAN_ADD)) {
+                if (((Warp) n.aux).name().equals(WarpScans.SCAN_ADD)) {
                     return "the loop of shflUp steps folded: an inclusive sum over the warp's lanes, in registers"
                             + " (lane by lane where the active lanes are not a prefix of the warp)";
                 }

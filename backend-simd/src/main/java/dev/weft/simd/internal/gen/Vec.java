@@ -17,6 +17,7 @@ final class Vec {
     static final ClassDesc FLOAT_VECTOR = ClassDesc.of("jdk.incubator.vector.FloatVector");
     static final ClassDesc DOUBLE_VECTOR = ClassDesc.of("jdk.incubator.vector.DoubleVector");
     static final ClassDesc MASK = ClassDesc.of("jdk.incubator.vector.VectorMask");
+    static final ClassDesc SHUFFLE = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
     static final ClassDesc SPECIES = ClassDesc.of("jdk.incubator.vector.VectorSpecies");
     static final ClassDesc OPERATORS = ClassDesc.of("jdk.incubator.vector.VectorOperators");
     static final ClassDesc LANES = ClassDesc.of("dev.weft.simd.internal.gen.Lanes");

@@ -1,9 +1,11 @@
 package dev.weft.benchmarks.report;
 
 import dev.weft.Kernel;
+import dev.weft.benchmarks.kernels.KernelStates;
 import dev.weft.benchmarks.kernels.KernelsForReport;
 import dev.weft.runtime.Device;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import jdk.incubator.vector.FloatVector;
+import org.openjdk.jmh.annotations.Benchmark;
 
 /**
  * Renders JMH's JSON results of the kernel benchmarks as Markdown: a header with the machine (CPU model,
@@ -21,7 +24,9 @@ import jdk.incubator.vector.FloatVector;
  * flops, and its ratio to the hand-written Vector API variant (multi-threaded) and to plain Java on one
  * thread, both computed per element so that variants that ran a smaller problem compare fairly. Where a
  * benchmark counts flops, each variant's GFLOP/s is also given as a share of the machine's single-precision
- * FMA peak for the cores it used ({@link Peak}: FMA pipes × float lanes × 2 flops × clock × cores).
+ * FMA peak for the cores it used ({@link Peak}: FMA pipes × float lanes × 2 flops × clock × cores). Where the
+ * results hold {@code PairedBenchmark} results (weft and the hand-written code in one fork, alternating), a
+ * table of their ratios, also a column of the summary.
  *
  * <p>Run it on the machine that ran the benchmarks (the header describes the machine running this tool):
  * {@code mvn -q -o -pl benchmarks -am package -DskipTests -Djmh.results=target/saxpy.json}, or with plain
@@ -32,6 +37,10 @@ public final class ResultsTable {
 
     private static final String VECTOR_BASELINE = "vectorApi";
     private static final String JAVA_BASELINE = "javaSerial";
+    /** The benchmark that measures weft and the hand-written code in the same fork ({@code PairedBenchmark}). */
+    private static final String PAIRED = "PairedBenchmark.pair";
+    /** The summary's column for it. */
+    private static final String PAIRED_COLUMN = "weft, paired";
     /** The variants of the kernel benchmarks, in the order the summary shows them. */
     private static final List<String> VARIANTS = List.of("weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial",
             "javaParallel");
@@ -144,24 +153,111 @@ public final class ResultsTable {
                 + "99.9% confidence half-width (wide with few iterations on a shared machine).\n\n");
 
         Map<String, List<Row>> byBenchmark = new LinkedHashMap<>();
+        Map<String, Paired> paired = new LinkedHashMap<>();
         for (Object o : results) {
-            Row row = row((Map<?, ?>) o);
+            Map<?, ?> result = (Map<?, ?>) o;
+            if (String.valueOf(result.get("benchmark")).endsWith(PAIRED)) {
+                Paired p = paired(result);
+                paired.put(p.benchmark(), p);
+                continue;
+            }
+            Row row = row(result);
             String key = row.benchmark() + (row.otherParams().isEmpty() ? "" : " " + row.otherParams());
             byBenchmark.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
         }
         if (byBenchmark.size() > 1) {
-            summary(md, byBenchmark);
+            summary(md, byBenchmark, paired);
+        }
+        if (!paired.isEmpty()) {
+            pairedTable(md, paired.values());
         }
         byBenchmark.forEach((name, rows) -> table(md, name, rows, peak));
         return md.toString();
     }
 
     /**
+     * One kernel's {@code PairedBenchmark} result: weft's per-element throughput relative to the hand-written
+     * Vector API code over all measured iterations, and the lowest and highest of the iterations' ratios.
+     *
+     * @param benchmark the kernel benchmark's name as its rows show it ({@code SaxpyBenchmark.saxpy})
+     * @param kernel the kernel's name in {@code KernelsForReport}
+     */
+    record Paired(String benchmark, String kernel, double ratio, double lowest, double highest, int iterations) {
+    }
+
+    private static Paired paired(Map<?, ?> result) {
+        String kernel = result.get("params") instanceof Map<?, ?> p ? String.valueOf(p.get("kernel")) : "?";
+        Map<?, ?> secondary = (Map<?, ?>) result.get("secondaryMetrics");
+        double[] weftElements = raw(secondary.get("weftElements"));
+        double[] weftNanos = raw(secondary.get("weftNanos"));
+        double[] vectorElements = raw(secondary.get("vectorApiElements"));
+        double[] vectorNanos = raw(secondary.get("vectorApiNanos"));
+        double lowest = Double.POSITIVE_INFINITY;
+        double highest = Double.NEGATIVE_INFINITY;
+        double[] sums = new double[4];
+        for (int i = 0; i < weftElements.length; i++) {
+            double r = weftElements[i] / weftNanos[i] / (vectorElements[i] / vectorNanos[i]);
+            lowest = Math.min(lowest, r);
+            highest = Math.max(highest, r);
+            sums[0] += weftElements[i];
+            sums[1] += weftNanos[i];
+            sums[2] += vectorElements[i];
+            sums[3] += vectorNanos[i];
+        }
+        // the ratio of the totals: each iteration weighs by the time it measured, as in one long run
+        return new Paired(benchmarkOf(kernel), kernel, sums[0] / sums[1] / (sums[2] / sums[3]), lowest, highest,
+                weftElements.length);
+    }
+
+    /** The kernel benchmark's method name, as {@link #row} names it, for a paired kernel. */
+    private static String benchmarkOf(String kernel) {
+        try {
+            Class<?> c = KernelStates.benchmark(kernel);
+            for (Method m : c.getMethods()) {
+                if (m.isAnnotationPresent(Benchmark.class)) {
+                    return c.getSimpleName() + "." + m.getName();
+                }
+            }
+            return c.getSimpleName();
+        } catch (IllegalArgumentException e) {
+            return kernel;
+        }
+    }
+
+    /** Every iteration's value of a metric, over all forks in order. */
+    private static double[] raw(Object metric) {
+        List<Double> values = new ArrayList<>();
+        if (metric instanceof Map<?, ?> m && m.get("rawData") instanceof List<?> forks) {
+            for (Object fork : forks) {
+                for (Object v : (List<?>) fork) {
+                    values.add((Double) v);
+                }
+            }
+        }
+        return values.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private static void pairedTable(StringBuilder md, Iterable<Paired> paired) {
+        md.append("## Paired: weft and the hand-written Vector API code in the same seconds\n\n"
+                + "`PairedBenchmark` runs both variants in one fork, alternating about every 20 ms, so both see the same "
+                + "state of the machine; the kernel benchmarks' own `weft` column compares forks run minutes apart. "
+                + "Weft's per-element throughput relative to `vectorApi`, over all iterations, and the lowest and highest "
+                + "single iteration.\n\n| benchmark | weft / vectorApi | lowest iteration | highest iteration | iterations |\n"
+                + "|---|---:|---:|---:|---:|\n");
+        for (Paired p : paired) {
+            md.append("| ").append(p.benchmark()).append(" | ").append(times(p.ratio())).append(" | ").append(times(p.lowest()))
+                    .append(" | ").append(times(p.highest())).append(" | ").append(p.iterations()).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /**
      * One row per benchmark: the hand-written Vector API variant's rate, and every other variant's per-element
      * throughput relative to it. The rate is in GFLOP/s where the benchmark counts at least one flop per byte
-     * it moves (or no bytes), in GB/s where it counts bytes, else in elements per second.
+     * it moves (or no bytes), in GB/s where it counts bytes, else in elements per second. Where the results
+     * hold {@code PairedBenchmark} results, a column after {@code weft} gives its ratio.
      */
-    private static void summary(StringBuilder md, Map<String, List<Row>> byBenchmark) {
+    private static void summary(StringBuilder md, Map<String, List<Row>> byBenchmark, Map<String, Paired> paired) {
         List<String> variants = new ArrayList<>(VARIANTS);
         byBenchmark.values().forEach(rows -> rows.forEach(r -> {
             if (!variants.contains(r.variant())) {
@@ -172,13 +268,26 @@ public final class ResultsTable {
         md.append("## Summary\n\nPer-element throughput of each variant relative to `").append(VECTOR_BASELINE)
                 .append("` (× > 1: faster than the hand-written Vector API); the `").append(VECTOR_BASELINE)
                 .append("` column is its own rate, in GFLOP/s where the benchmark counts at least a flop per byte moved, "
-                        + "else in GB/s.\n\n| benchmark | ").append(VECTOR_BASELINE).append(" |");
+                        + "else in GB/s.");
+        if (!paired.isEmpty()) {
+            md.append(" `").append(PAIRED_COLUMN).append("` is `PairedBenchmark`'s ratio: weft and `").append(VECTOR_BASELINE)
+                    .append("` measured in the same seconds (next section).");
+        }
+        md.append("\n\n| benchmark | ").append(VECTOR_BASELINE).append(" |");
+        if (!paired.isEmpty()) {
+            variants.add(variants.indexOf("weft") + 1, PAIRED_COLUMN);
+        }
         variants.forEach(v -> md.append(' ').append(v).append(" |"));
         md.append("\n|---|---:|").append("---:|".repeat(variants.size())).append('\n');
         byBenchmark.forEach((name, rows) -> {
             Row vector = rows.stream().filter(r -> r.variant().equals(VECTOR_BASELINE)).findFirst().orElse(null);
             md.append("| ").append(name).append(" | ").append(vector == null ? "-" : rate(vector)).append(" |");
             for (String v : variants) {
+                if (v.equals(PAIRED_COLUMN)) {
+                    Paired p = paired.get(name);
+                    md.append(' ').append(p == null ? "-" : times(p.ratio())).append(" |");
+                    continue;
+                }
                 Row r = rows.stream().filter(x -> x.variant().equals(v)).findFirst().orElse(null);
                 md.append(' ').append(r == null ? "-" : ratio(r, vector)).append(" |");
             }
@@ -251,7 +360,11 @@ public final class ResultsTable {
         if (baseline == null || baseline.elements() <= 0 || r.elements() <= 0) {
             return "-";
         }
-        double x = r.elements() / baseline.elements();
+        return times(r.elements() / baseline.elements());
+    }
+
+    /** A throughput ratio: 2 significant digits or more, down to 0.0001. */
+    private static String times(double x) {
         return x >= 10 ? String.format(Locale.ROOT, "%.0f", x) : x >= 0.1 ? String.format(Locale.ROOT, "%.2f", x)
                 : String.format(Locale.ROOT, "%.4f", x);
     }

@@ -82,6 +82,41 @@ class ResultsTableTest {
         assertTrue(md.contains("| SgemmBenchmark.sgemm | 40.00 GFLOP/s | - | 0.0001 | - | - | - |"), md);
     }
 
+    /** A PairedBenchmark result for {@code kernel}: per iteration, weft's and vectorApi's elements and nanoseconds. */
+    private static String paired(String kernel, long[] weftElements, long[] weftNanos, long[] vectorElements, long[] vectorNanos) {
+        return """
+                {"jmhVersion": "1.37", "benchmark": "dev.weft.benchmarks.kernels.PairedBenchmark.pair", "mode": "thrpt",
+                 "forks": 1, "jdkVersion": "25", "vmName": "VM", "vmVersion": "25+1", "warmupIterations": 2,
+                 "warmupTime": "1 s", "measurementIterations": 2, "measurementTime": "1 s",
+                 "params": {"kernel": "%s"},
+                 "primaryMetric": {"score": 20.0, "scoreError": "NaN", "scoreUnit": "ops/s"},
+                 "secondaryMetrics": {"weftElements": %s, "weftNanos": %s, "vectorApiElements": %s, "vectorApiNanos": %s}}
+                """.formatted(kernel, events(weftElements), events(weftNanos), events(vectorElements), events(vectorNanos));
+    }
+
+    private static String events(long[] perIteration) {
+        long sum = java.util.Arrays.stream(perIteration).sum();
+        return "{\"score\": %d.0, \"scoreError\": \"NaN\", \"scoreUnit\": \"#\", \"rawData\": [%s]}".formatted(sum,
+                java.util.Arrays.toString(java.util.Arrays.stream(perIteration).mapToDouble(v -> v).toArray()));
+    }
+
+    @Test
+    void render_paired_ratioOfTotalsAndIterationRange_inSummaryAndOwnTable() {
+        String json = "[" + String.join(",",
+                result("SaxpyBenchmark.saxpy", "weft", 10, 1e9, 2e9, 12e9),
+                result("SaxpyBenchmark.saxpy", "vectorApi", 10, 4e9, 8e9, 48e9),
+                result("SgemmBenchmark.sgemm", "vectorApi", 10, 20e9, 40e9, 0),
+                // iteration 1: weft 100 elements in 100 ns, vectorApi 100 in 50 ns: 0.5; iteration 2: 300/100 vs 100/100: 3
+                paired("saxpy", new long[] {100, 300}, new long[] {100, 100}, new long[] {100, 100}, new long[] {50, 100})) + "]";
+        String md = ResultsTable.render(json, "- machine\n");
+        assertTrue(md.contains("| benchmark | vectorApi | weft | weft, paired | weftReference |"), md);
+        // totals: weft 400 in 200 ns, vectorApi 200 in 150 ns: 2 / (4/3) = 1.5
+        assertTrue(md.contains("| SaxpyBenchmark.saxpy | 48.00 GB/s | 0.25 | 1.50 | - |"), md);
+        assertTrue(md.contains("| SgemmBenchmark.sgemm | 40.00 GFLOP/s | - | - | - |"), md);
+        assertTrue(md.contains("| SaxpyBenchmark.saxpy | 1.50 | 0.50 | 3.00 | 2 |"), md);
+        assertFalse(md.contains("PairedBenchmark.pair"), md);
+    }
+
     @Test
     void rate_unitByFlopsPerByte() {
         assertEquals("3.00 GFLOP/s", ResultsTable.rate(row(1e9, 3e9, 2e9)));

@@ -48,7 +48,7 @@ import java.util.concurrent.locks.LockSupport;
  * its own private 8 MiB slows alike (from 122 to 180-290 µs) while a compute-only loop keeps its 37.1 µs, and the
  * hand-written Vector API saxpy interleaved launch by launch slows by the same factor: the memory system's speed,
  * not ours. It splits {@code SaxpyBenchmark}'s per-fork ratio because the two variants run in forks minutes apart;
- * {@code SaxpyPairedBenchmark} measures them in the same seconds. A core taken by another process is different,
+ * {@code PairedBenchmark} measures them in the same seconds. A core taken by another process is different,
  * and does cost Weft more: with one busy process, 84% of launches ran on one thread only (the woken worker
  * displaced the caller, or never ran), and weft/vectorApi fell from 0.94-1.0 (steady windows) to 0.76-0.83, in
  * alternating 1-s windows of one JVM. Tried there and rejected (A/B in one JVM, alternating 0.2-s windows, time of

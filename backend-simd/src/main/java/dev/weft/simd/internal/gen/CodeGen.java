@@ -1713,7 +1713,7 @@ public final class CodeGen {
          * level out: blocks entered in order ({@code edges}: from, to), the last ending in the divergent branch
          * whose side {@code idleOnTrue} leads straight to {@code bar}.
          */
-        private record IdlePath(List<Block[]> edges, boolean idleOnTrue) {
+        private record IdlePath(List<Block[]> edges, boolean idleOnTrue, Block target) {
         }
 
         /**
@@ -1728,7 +1728,9 @@ public final class CodeGen {
                     || bar.nodes.size() != 1 || plan.maskOf.get(bar) != g.entry()) {
                 return null;
             }
-            return idleWalk(bar, bar, bar.succs.getFirst(), new ArrayList<>());
+            IdlePath p = idleWalk(bar, bar, bar.succs.getFirst(), new ArrayList<>());
+            if (Boolean.getBoolean("idledebug")) System.err.println("IDLE " + v.method() + " " + bar + " " + (p == null ? null : p.edges().stream().map(e -> e[1].toString()).toList()));
+            return p;
         }
 
         private IdlePath idleWalk(Block bar, Block from, Block b, List<Block[]> edges) {
@@ -1766,8 +1768,14 @@ public final class CodeGen {
                         return p;
                     }
                 }
-            } else if (divergent && idleCondition(b) && b.succs.get(0) != b.succs.get(1) && b.succs.contains(bar)) {
-                return new IdlePath(List.copyOf(edges), b.succs.get(0) == bar);
+            } else if (divergent && idleCondition(b) && b.succs.get(0) != b.succs.get(1)) {
+                for (Block t : b.succs) {
+                    // bar again, or another barrier that keeps the same (a scan's two barriers per level)
+                    if (t == bar || keptAt.containsKey(t) && t.exit == Block.Exit.GOTO && t.phis.isEmpty()
+                            && t.nodes.size() == 1 && plan.maskOf.get(t) == g.entry() && keptKey(t).equals(keptKey(bar))) {
+                        return new IdlePath(List.copyOf(edges), b.succs.get(0) == t, t);
+                    }
+                }
             }
             edges.removeLast();
             return null;
@@ -1788,6 +1796,9 @@ public final class CodeGen {
                 case SREG -> isScalar(x);
                 case ADD, SUB, MUL, AND, OR, XOR, SHL, SHR, USHR, NEG, CONV, CMP, TEST -> x.kind == Kind.BOOL
                         || x.kind == Kind.INT || x.kind == Kind.LONG || x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE;
+                // (width + 1) / 2: an int division faults only by zero
+                case DIV, REM -> x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE
+                        || (x.kind == Kind.INT || x.kind == Kind.LONG) && x.in(1).isConst() && ((Number) x.in(1).aux).longValue() != 0;
                 default -> false;
             };
         }
@@ -1807,7 +1818,7 @@ public final class CodeGen {
             Node k = c.in(1 - ai);
             return a.op == Op.SREG && a.kind == Kind.INT && at(a, b) instanceof Storage.Affine st
                     && (long) Math.abs(st.stride()) * (n - 1) < (1 << 24) && k.kind == Kind.INT
-                    && shapeAt(k, b) == Shape.UNIFORM && isScalar(k);
+                    && shapeAt(k, b) == Shape.UNIFORM && (isScalar(k) || deferred.contains(k) && k.block == b && idleNode(k, b));
         }
 
         /**
@@ -1881,7 +1892,15 @@ public final class CodeGen {
                         storage.put(x, new Storage.Scalar(local(Vec.typeKind(x.kind)), x.kind));
                         borrowed.add(x);
                     }
-                    uniformNode(x);
+                    if ((x.op == Op.DIV || x.op == Op.REM) && (x.kind == Kind.INT || x.kind == Kind.LONG)) {
+                        // (a constant divisor, not zero: no test, and no fault handler outside a block)
+                        scalar(x.in(0));
+                        scalar(x.in(1));
+                        scalarBinary(x.op, x.kind);
+                        storeScalar(x);
+                    } else {
+                        uniformNode(x);
+                    }
                     written.add(((Storage.Scalar) storage.get(x)).slot());
                 }
                 if (i < edges.size() - 1) {
@@ -1948,6 +1967,24 @@ public final class CodeGen {
                     cb.loadLocal(t, k[1]);
                     cb.arrayStore(t);
                 }
+            }
+            Block t = idle.target();
+            if (t != bar) {
+                // Waits at t now: its stop, and the flags a resume after t expects (as t's spill would leave them).
+                Integer tset = flagSlot.containsKey(t.succs.getFirst()) && plan.run.get(t.succs.getFirst()) == Run.FLAG
+                        ? flagSlot.get(t.succs.getFirst()) : null;
+                for (int[] k : keptAt.get(t)) {
+                    if (k.length == 2 && k[0] == SPILL_INT && flags.contains(k[1])) {
+                        cb.aload(spillArraySlots[SPILL_INT]);
+                        cb.loadConstant(columns.get(SPILL_INT).get(spillKey(k)));
+                        cb.loadConstant(tset != null && tset == k[1] ? 1 : 0);
+                        cb.iastore();
+                    }
+                }
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.loadConstant(barrierOf(t).id());
+                cb.iastore();
             }
             cb.goto_(nextGroup);
             cb.labelBinding(ordinary);

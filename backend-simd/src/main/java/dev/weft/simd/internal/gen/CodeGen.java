@@ -1728,9 +1728,7 @@ public final class CodeGen {
                     || bar.nodes.size() != 1 || plan.maskOf.get(bar) != g.entry()) {
                 return null;
             }
-            IdlePath p = idleWalk(bar, bar, bar.succs.getFirst(), new ArrayList<>());
-            if (Boolean.getBoolean("idledebug")) System.err.println("IDLE " + v.method() + " " + bar + " " + (p == null ? null : p.edges().stream().map(e -> e[1].toString()).toList()));
-            return p;
+            return idleWalk(bar, bar, bar.succs.getFirst(), new ArrayList<>());
         }
 
         private IdlePath idleWalk(Block bar, Block from, Block b, List<Block[]> edges) {

@@ -1580,7 +1580,7 @@ public final class CodeGen {
             if (resumeAt > 0) {
                 for (Block b : barrierBlocks) {
                     if (barrierOf(b).id() == resumeAt) {
-                        IdlePath idle = SKIP_IDLE_GROUPS ? idlePath(b) : null;
+                        IdleWay idle = SKIP_IDLE_GROUPS ? idleWay(b) : null;
                         if (idle != null) {
                             idleSkip(b, idle);
                         }
@@ -1709,21 +1709,25 @@ public final class CodeGen {
         }
 
         /**
-         * The way from the end of barrier block {@code bar} back to it that a group takes when all its threads sit a
-         * level out: blocks entered in order ({@code edges}: from, to), the last ending in the divergent branch
-         * whose side {@code idleOnTrue} leads straight to {@code bar}.
+         * The ways a group resumed after barrier block {@code bar} goes when all its threads sit the phase out, as a
+         * tree: block {@code b} entered from {@code from}, every thread running it; after a uniform branch a way per
+         * side ({@code next}, null for a side that leads to work); after a GOTO the one way on; at the end a
+         * divergent branch whose side {@code idleOnTrue} leads to {@code target}: {@code bar}, another barrier block
+         * that keeps the same locals, or an empty block that returns.
          */
-        private record IdlePath(List<Block[]> edges, boolean idleOnTrue, Block target) {
+        private record IdleWay(Block from, Block b, IdleWay[] next, boolean idleOnTrue, Block target) {
         }
 
         /**
-         * Whether a group resumed after {@code bar} can be passed over when its threads all go the idle way (see
-         * {@link #idleSkip}), and that way: from {@code bar} (every thread of the group: the entry's mask) through
+         * Whether a group resumed after {@code bar} can be passed over when its threads all go an idle way (see
+         * {@link #idleSkip}), and those ways: from {@code bar} (every thread of the group: the entry's mask) through
          * blocks every thread runs (a flag) that compute only uniform scalars without faults, following uniform
-         * branches, to a divergent branch on {@code threadIdx op uniform} (an affine special register: monotone in the
-         * lane) one side of which is {@code bar} itself, holding nothing but the barrier. Null where there is none.
+         * branches, to a divergent branch on {@code threadIdx op uniform} (an affine special register: an order
+         * test is monotone in the lane, an (in)equality decided by the lanes' range) one side of which is a barrier
+         * block holding nothing but the barrier and keeping what {@code bar} keeps, or does nothing and returns.
+         * Null where there is none.
          */
-        private IdlePath idlePath(Block bar) {
+        private IdleWay idleWay(Block bar) {
             if (profiling != null || bar.exit != Block.Exit.GOTO || bar.succs.size() != 1 || !bar.phis.isEmpty()
                     || bar.nodes.size() != 1 || plan.maskOf.get(bar) != g.entry()) {
                 return null;
@@ -1731,15 +1735,10 @@ public final class CodeGen {
             return idleWalk(bar, bar, bar.succs.getFirst(), new ArrayList<>());
         }
 
-        private IdlePath idleWalk(Block bar, Block from, Block b, List<Block[]> edges) {
-            if (b == bar || edges.size() > 8 || plan.run.get(b) != Run.FLAG || plan.maskOf.get(b) != g.entry()
-                    || b.preds.indexOf(from) != b.preds.lastIndexOf(from)) {
+        private IdleWay idleWalk(Block bar, Block from, Block b, List<Block> seen) {
+            if (b == bar || seen.size() > 8 || seen.contains(b) || plan.run.get(b) != Run.FLAG
+                    || plan.maskOf.get(b) != g.entry() || b.preds.indexOf(from) != b.preds.lastIndexOf(from)) {
                 return null;
-            }
-            for (Block[] e : edges) {
-                if (e[1] == b) {
-                    return null;
-                }
             }
             for (Node p : b.phis) {
                 if (shapeAt(p, b) != Shape.UNIFORM || !(storage.get(p) instanceof Storage.Scalar)
@@ -1753,30 +1752,40 @@ public final class CodeGen {
                     return null;
                 }
             }
-            edges.add(new Block[] {from, b});
+            List<Block> path = new ArrayList<>(seen);
+            path.add(b);
             if (b.exit == Block.Exit.GOTO) {
-                IdlePath p = idleWalk(bar, b, b.succs.getFirst(), edges);
-                if (p != null) {
-                    return p;
-                }
-            } else if (b.exit == Block.Exit.IF && !divergent && b.succs.get(0) != b.succs.get(1)) {
-                for (Block s : b.succs) {
-                    IdlePath p = idleWalk(bar, b, s, new ArrayList<>(edges));
-                    if (p != null) {
-                        return p;
-                    }
-                }
-            } else if (divergent && idleCondition(b) && b.succs.get(0) != b.succs.get(1)) {
-                for (Block t : b.succs) {
-                    // bar again, or another barrier that keeps the same (a scan's two barriers per level)
-                    if (t == bar || keptAt.containsKey(t) && t.exit == Block.Exit.GOTO && t.phis.isEmpty()
-                            && t.nodes.size() == 1 && plan.maskOf.get(t) == g.entry() && keptKey(t).equals(keptKey(bar))) {
-                        return new IdlePath(List.copyOf(edges), b.succs.get(0) == t, t);
-                    }
+                IdleWay on = idleWalk(bar, b, b.succs.getFirst(), path);
+                return on == null ? null : new IdleWay(from, b, new IdleWay[] {on}, false, null);
+            }
+            if (b.exit != Block.Exit.IF || b.succs.get(0) == b.succs.get(1)) {
+                return null;
+            }
+            if (!divergent) {
+                IdleWay t = idleWalk(bar, b, b.succs.get(0), path);
+                IdleWay f = idleWalk(bar, b, b.succs.get(1), path);
+                return t == null && f == null ? null : new IdleWay(from, b, new IdleWay[] {t, f}, false, null);
+            }
+            if (!idleCondition(b)) {
+                return null;
+            }
+            Cond.Pred p = ((Cond) b.cond.aux).pred();
+            for (Block t : b.succs) {
+                boolean onTrue = b.succs.get(0) == t;
+                // (in)equality: only the side where no lane equals the bound can hold for a whole group
+                boolean decidable = p != Cond.Pred.EQ && p != Cond.Pred.NE || (p == Cond.Pred.NE) == onTrue;
+                if (decidable && (t == bar || idleReturn(t) || keptAt.containsKey(t) && t.exit == Block.Exit.GOTO
+                        && t.phis.isEmpty() && t.nodes.size() == 1 && plan.maskOf.get(t) == g.entry()
+                        && keptKey(t).equals(keptKey(bar)))) {
+                    return new IdleWay(from, b, null, onTrue, t);
                 }
             }
-            edges.removeLast();
             return null;
+        }
+
+        /** An empty block that returns: threads going there are done. */
+        private boolean idleReturn(Block t) {
+            return plan.run.get(t) == Run.NONE && t.exit == Block.Exit.RETURN && t.nodes.isEmpty() && t.phis.isEmpty();
         }
 
         /** A node the idle way may compute: a uniform scalar operation that cannot fault. */
@@ -1801,14 +1810,10 @@ public final class CodeGen {
             };
         }
 
-        /** The divergent branch of {@code b} is an ordering test of an int special register (affine) and a uniform int. */
+        /** The divergent branch of {@code b} tests an int special register (affine) against a uniform int. */
         private boolean idleCondition(Block b) {
             Node c = b.cond;
             if (c.op != Op.TEST || c.block != b || inverted.contains(c) || c.in.size() != 2) {
-                return false;
-            }
-            Cond.Pred p = ((Cond) c.aux).pred();
-            if (p == Cond.Pred.EQ || p == Cond.Pred.NE) {
                 return false;
             }
             int ai = at(c.in(0), b) instanceof Storage.Affine ? 0 : 1;
@@ -1821,15 +1826,17 @@ public final class CodeGen {
 
         /**
          * A group that would sit this phase out is passed over: its kept scalars come from its row (its flags must be
-         * those a resume expects), the uniform nodes and phis of the idle way run on them, the branch's test runs on
-         * the group's first and last lane (the test is monotone in the lane, so those two decide for all: a partial
-         * group's missing lanes only make this conservative), and if every lane goes the idle way the scalars it
-         * changed go back to the row and the next group starts; the group still waits at the barrier, as it would
-         * after the phase. Anything else goes on to the group's ordinary resume. Why: a tree reduction over a CTA of
-         * 256 threads resumed every group at each of its 8 levels, though only 19 of those 128 resumes had a thread
-         * with work (restores, mask arithmetic and spills: 31% of the reduction's time in session 6's profile).
+         * those a resume expects), the uniform nodes and phis of the idle ways run on them, the final branch's test
+         * runs on the group's first and last lane (an order test is monotone in the lane, so those two decide for
+         * all; for an (in)equality the bound must lie outside their range; a partial group's missing lanes only make
+         * this conservative), and if every lane goes the idle way the group ends the phase as it would have: the
+         * scalars it changed go back to its row, and it waits at the barrier (another barrier: that one's stop and
+         * flags) or has returned; then the next group starts. Anything else goes on to the group's ordinary
+         * resume. Why: a tree reduction over a CTA of 256 threads resumed every group at each of its 8 levels and in
+         * the phase after them, though 19 of those 144 resumes had a thread with work (restores, mask arithmetic and
+         * spills: 31% of the reduction's time in session 6's profile).
          */
-        private void idleSkip(Block bar, IdlePath idle) {
+        private void idleSkip(Block bar, IdleWay way) {
             Label ordinary = cb.newLabel();
             Set<Integer> flags = new HashSet<>(flagSlot.values());
             flags.addAll(abortSlot.values());
@@ -1854,88 +1861,136 @@ public final class CodeGen {
                     }
                     continue;
                 }
-                TypeKind t = switch (k[0]) {
-                    case SPILL_INT -> TypeKind.INT;
-                    case SPILL_LONG -> TypeKind.LONG;
-                    case SPILL_FLOAT -> TypeKind.FLOAT;
-                    default -> TypeKind.DOUBLE;
-                };
+                TypeKind t = spillTypeKind(k[0]);
                 cb.arrayLoad(t);
                 cb.storeLocal(t, k[1]);
                 scalars.add(k);
             }
-            Set<Integer> written = new HashSet<>();
             List<Node> borrowed = new ArrayList<>();
             Block saved = cur;
-            List<Block[]> edges = idle.edges();
-            for (int i = 0; i < edges.size(); i++) {
-                Block from = edges.get(i)[0];
-                Block b = edges.get(i)[1];
-                cur = b;
-                int pi = b.preds.indexOf(from);
-                for (Node p : b.phis) {
-                    base(p.in(pi), from);
-                }
-                for (Node p : b.phis.reversed()) {
-                    storeScalar(p);
-                    written.add(((Storage.Scalar) storage.get(p)).slot());
-                }
-                for (Node x : b.nodes) {
-                    if (x == b.cond && i == edges.size() - 1 || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
-                            || x.op == Op.SREG) {
-                        continue;
-                    }
-                    if (deferred.contains(x)) {
-                        // A fresh local: the pool's may hold values the ordinary resume still needs.
-                        storage.put(x, new Storage.Scalar(local(Vec.typeKind(x.kind)), x.kind));
-                        borrowed.add(x);
-                    }
-                    if ((x.op == Op.DIV || x.op == Op.REM) && (x.kind == Kind.INT || x.kind == Kind.LONG)) {
-                        // (a constant divisor, not zero: no test, and no fault handler outside a block)
-                        scalar(x.in(0));
-                        scalar(x.in(1));
-                        scalarBinary(x.op, x.kind);
-                        storeScalar(x);
-                    } else {
-                        uniformNode(x);
-                    }
-                    written.add(((Storage.Scalar) storage.get(x)).slot());
-                }
-                if (i < edges.size() - 1) {
-                    if (b.exit == Block.Exit.IF) {
-                        scalar(b.cond);
-                        if (edges.get(i + 1)[1] == b.succs.get(0)) {
-                            cb.ifeq(ordinary);
-                        } else {
-                            cb.ifne(ordinary);
-                        }
-                    }
+            idleEmit(bar, way, new HashSet<>(), scalars, flags, ordinary, borrowed);
+            cb.labelBinding(ordinary);
+            for (Node x : borrowed) {
+                storage.remove(x);
+            }
+            cur = saved;
+        }
+
+        private static TypeKind spillTypeKind(int spillClass) {
+            return switch (spillClass) {
+                case SPILL_INT -> TypeKind.INT;
+                case SPILL_LONG -> TypeKind.LONG;
+                case SPILL_FLOAT -> TypeKind.FLOAT;
+                default -> TypeKind.DOUBLE;
+            };
+        }
+
+        /** One step of {@link #idleSkip}: block {@code w.b()}, then its ways on; every end jumps to the next group or {@code ordinary}. */
+        private void idleEmit(Block bar, IdleWay w, Set<Integer> writtenBefore, List<int[]> scalars, Set<Integer> flags,
+                Label ordinary, List<Node> borrowed) {
+            Set<Integer> written = new HashSet<>(writtenBefore);
+            Block b = w.b();
+            cur = b;
+            int pi = b.preds.indexOf(w.from());
+            for (Node p : b.phis) {
+                base(p.in(pi), w.from());
+            }
+            for (Node p : b.phis.reversed()) {
+                storeScalar(p);
+                written.add(((Storage.Scalar) storage.get(p)).slot());
+            }
+            for (Node x : b.nodes) {
+                if (x == b.cond && w.next() == null || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
+                        || x.op == Op.SREG) {
                     continue;
                 }
-                Node c = b.cond;
-                int ai = at(c.in(0), b) instanceof Storage.Affine ? 0 : 1;
-                Storage.Affine a = (Storage.Affine) at(c.in(ai), b);
-                Cond.Pred pred = ((Cond) c.aux).pred();
-                if (ai == 1) {
-                    pred = pred.swap();
+                if (deferred.contains(x) && !borrowed.contains(x)) {
+                    // A fresh local: the pool's may hold values the ordinary resume still needs.
+                    storage.put(x, new Storage.Scalar(local(Vec.typeKind(x.kind)), x.kind));
+                    borrowed.add(x);
                 }
-                // Leave when the test's value at a lane differs from the idle side's.
-                Cond.Pred leave = idle.idleOnTrue() ? pred.negate() : pred;
-                int lo = local(TypeKind.INT);
-                int span = a.stride() * (n - 1);
-                pushStorageScalar(a.base());
-                cb.istore(lo);
-                // The last lane's value must not wrap, or the test would not be monotone.
+                cur = b;
+                if ((x.op == Op.DIV || x.op == Op.REM) && (x.kind == Kind.INT || x.kind == Kind.LONG)) {
+                    // (a constant divisor, not zero: no test, and no fault handler outside a block)
+                    scalar(x.in(0));
+                    scalar(x.in(1));
+                    scalarBinary(x.op, x.kind);
+                    storeScalar(x);
+                } else {
+                    uniformNode(x);
+                }
+                written.add(((Storage.Scalar) storage.get(x)).slot());
+            }
+            IdleWay[] next = w.next();
+            if (next != null && next.length == 1) {
+                idleEmit(bar, next[0], written, scalars, flags, ordinary, borrowed);
+                return;
+            }
+            if (next != null) {
+                cur = b;
+                scalar(b.cond);
+                if (next[0] == null) {
+                    cb.ifne(ordinary);
+                } else if (next[1] == null) {
+                    cb.ifeq(ordinary);
+                } else {
+                    Label otherSide = cb.newLabel();
+                    cb.ifeq(otherSide);
+                    idleEmit(bar, next[0], written, scalars, flags, ordinary, borrowed);
+                    cb.labelBinding(otherSide);
+                    idleEmit(bar, next[1], written, scalars, flags, ordinary, borrowed);
+                    return;
+                }
+                idleEmit(bar, next[0] != null ? next[0] : next[1], written, scalars, flags, ordinary, borrowed);
+                return;
+            }
+            cur = b;
+            Node c = b.cond;
+            int ai = at(c.in(0), b) instanceof Storage.Affine ? 0 : 1;
+            Storage.Affine a = (Storage.Affine) at(c.in(ai), b);
+            Cond.Pred pred = ((Cond) c.aux).pred();
+            if (ai == 1) {
+                pred = pred.swap();
+            }
+            int lo = local(TypeKind.INT);
+            int span = a.stride() * (n - 1);
+            pushStorageScalar(a.base());
+            cb.istore(lo);
+            // The last lane's value must not wrap, or the lanes' values would not be ordered.
+            cb.iload(lo);
+            cb.i2l();
+            cb.loadConstant((long) span);
+            cb.ladd();
+            cb.iload(lo);
+            cb.loadConstant(span);
+            cb.iadd();
+            cb.i2l();
+            cb.lcmp();
+            cb.ifne(ordinary);
+            if (pred == Cond.Pred.EQ || pred == Cond.Pred.NE) {
+                // No lane equals the bound: it lies below the smallest lane's value or above the largest's.
+                Label outside = cb.newLabel();
+                scalar(c.in(1 - ai));
                 cb.iload(lo);
-                cb.i2l();
-                cb.loadConstant((long) span);
-                cb.ladd();
+                if (span >= 0) {
+                    cb.if_icmplt(outside);
+                } else {
+                    cb.loadConstant(span);
+                    cb.iadd();
+                    cb.if_icmplt(outside);
+                }
+                scalar(c.in(1 - ai));
                 cb.iload(lo);
-                cb.loadConstant(span);
-                cb.iadd();
-                cb.i2l();
-                cb.lcmp();
-                cb.ifne(ordinary);
+                if (span >= 0) {
+                    cb.loadConstant(span);
+                    cb.iadd();
+                }
+                cb.if_icmpgt(outside);
+                cb.goto_(ordinary);
+                cb.labelBinding(outside);
+            } else {
+                // Leave when the test's value at an end lane differs from the idle side's.
+                Cond.Pred leave = w.idleOnTrue() ? pred.negate() : pred;
                 for (int end = 0; end < 2; end++) {
                     cb.iload(lo);
                     if (end == 1) {
@@ -1952,21 +2007,25 @@ public final class CodeGen {
                     }
                 }
             }
+            Block t = w.target();
+            if (idleReturn(t)) {
+                // Every thread returns here: the group is done, as after its last block.
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.iconst_0();
+                cb.iastore();
+                cb.goto_(nextGroup);
+                return;
+            }
             for (int[] k : scalars) {
                 if (written.contains(k[1])) {
-                    TypeKind t = switch (k[0]) {
-                        case SPILL_INT -> TypeKind.INT;
-                        case SPILL_LONG -> TypeKind.LONG;
-                        case SPILL_FLOAT -> TypeKind.FLOAT;
-                        default -> TypeKind.DOUBLE;
-                    };
+                    TypeKind tk = spillTypeKind(k[0]);
                     cb.aload(spillArraySlots[k[0]]);
                     cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                    cb.loadLocal(t, k[1]);
-                    cb.arrayStore(t);
+                    cb.loadLocal(tk, k[1]);
+                    cb.arrayStore(tk);
                 }
             }
-            Block t = idle.target();
             if (t != bar) {
                 // Waits at t now: its stop, and the flags a resume after t expects (as t's spill would leave them).
                 Integer tset = flagSlot.containsKey(t.succs.getFirst()) && plan.run.get(t.succs.getFirst()) == Run.FLAG
@@ -1985,13 +2044,7 @@ public final class CodeGen {
                 cb.iastore();
             }
             cb.goto_(nextGroup);
-            cb.labelBinding(ordinary);
-            for (Node x : borrowed) {
-                storage.remove(x);
-            }
-            cur = saved;
         }
-
         /** The values kept across the barrier at the end of {@code b}, back from this group's rows. */
         private void restoreKept(Block b) {
             for (int[] k : keptAt.get(b)) {

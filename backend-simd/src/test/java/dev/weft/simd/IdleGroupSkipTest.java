@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Tree reductions over shared memory, whose resume-point methods pass over the groups that sit a level out (every
- * thread on the idle side of {@code tid < stride}, waiting at the same barrier again; {@code CodeGen.SKIP_IDLE_GROUPS}),
- * against the reference executor: CTAs of 1, 33, 64, 100, 256 and 1024 threads, grids whose last CTAs get less
- * (or nothing) of the input, strides that are not powers of two, trees that reduce towards the last thread
- * (the idle side is the branch's other one), uniform values of every kind written on the idle way and used by the
- * working threads, a per-thread value kept across all the levels, CTAs of rows (x affine, y uniform), and a
- * barrier that not every thread reaches, still the reference's error. Inputs are fractions, so that any change in
- * the order of the additions shows in the bits.
+ * Tree reductions over shared memory, whose resume-point methods pass over the groups that sit a phase out (every
+ * thread on the idle side of a test like {@code tid < stride}, then at a barrier again or returned;
+ * {@code CodeGen.SKIP_IDLE_GROUPS}), against the reference executor: CTAs of 1, 33, 64, 100, 256 and 1024 threads,
+ * grids whose last CTAs get less (or nothing) of the input, strides that are not powers of two, trees that reduce
+ * towards the last thread over two barriers per level, uniform values of every kind written on the idle way and
+ * used by the working threads, a per-thread value kept across all the levels, CTAs of rows (x affine, y uniform),
+ * (in)equality tests, and a barrier that not every thread reaches, still the reference's error. Inputs are
+ * fractions, so that any change in the order of the additions shows in the bits.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class IdleGroupSkipTest {
@@ -184,6 +184,36 @@ class IdleGroupSkipTest {
         };
     }
 
+    /**
+     * (In)equality tests: one thread works per level ({@code tid == stride + 3}: the groups whose lanes' range misses
+     * it sit out), all but one work ({@code tid != stride}: no group can sit out), and the last thread, not the
+     * first, writes the result (the other groups return).
+     */
+    static Kernel equalities(Object[] a) {
+        float[] in = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        return t -> {
+            float[] s = t.sharedFloats(t.blockDimX());
+            int tid = t.threadIdxX();
+            int last = t.blockDimX() - 1;
+            s[tid] = in[t.globalIdX()];
+            t.syncThreads();
+            for (int stride = t.blockDimX() / 2; stride > 0; stride >>= 1) {
+                if (tid == stride + 3) {
+                    s[tid] += s[tid - 3] * 0.5f;
+                }
+                t.syncThreads();
+                if (tid != stride) {
+                    s[tid] = s[tid] * 0.75f + stride;
+                }
+                t.syncThreads();
+            }
+            if (tid == last) {
+                out[t.blockIdxX()] = s[last] + s[0];
+            }
+        };
+    }
+
     @Test
     void tree_ctaSizes_matchReference() throws InterruptedException {
         for (int block : new int[] {1, 33, 64, 100, 256, 1024}) {
@@ -229,6 +259,15 @@ class IdleGroupSkipTest {
             int n = block * grid - 5;
             checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::keptScalars,
                     Differential.floats(Math.max(n, 1), 40 + block, -1, 1), new float[block * grid], n);
+        }
+    }
+
+    @Test
+    void equalities_oneOrAllButOneThreadWorks_matchReference() throws InterruptedException {
+        for (int block : new int[] {1, 33, 64, 256}) {
+            int grid = 3;
+            checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::equalities,
+                    Differential.floats(block * grid, 60 + block, -1, 1), new float[grid]);
         }
     }
 

@@ -190,6 +190,8 @@ public final class CodeGen {
     private final int l32 = Lanes.L32;
     private final int l64 = Lanes.L64;
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
+    /** See {@link #withoutIdleSkips}. */
+    private boolean skipIdleGroups = SKIP_IDLE_GROUPS;
     /**
      * Whether kernels without barriers run a grid row of CTAs per call (runCtaRow); {@code -Dweft.simd.ctaRows=false}
      * turns it off, to measure what it buys.
@@ -335,6 +337,17 @@ public final class CodeGen {
     public CodeGen withoutResumeMethods() {
         this.noResumeMethods = true;
         return this;
+    }
+
+    /** Resume-point methods without the passes over idle groups ({@link #SKIP_IDLE_GROUPS}): when those make them too large. */
+    public CodeGen withoutIdleSkips() {
+        this.skipIdleGroups = false;
+        return this;
+    }
+
+    /** Whether resume-point methods pass over idle groups. */
+    public boolean skipsIdleGroups() {
+        return skipIdleGroups;
     }
 
     /** Whether {@link #withResumeMethods} would add methods: the kernel has resume points that get them. */
@@ -1580,7 +1593,7 @@ public final class CodeGen {
             if (resumeAt > 0) {
                 for (Block b : barrierBlocks) {
                     if (barrierOf(b).id() == resumeAt) {
-                        IdleWay idle = SKIP_IDLE_GROUPS ? idleWay(b) : null;
+                        IdleWay idle = skipIdleGroups ? idleWay(b) : null;
                         if (idle != null) {
                             idleSkip(b, idle);
                         }

@@ -195,7 +195,7 @@ final class Compiler {
             Entry withMethods = null;
             try {
                 Background.yieldToForeground();
-                byte[] withResume = gen.withResumeMethods(generalOnly, variants);
+                byte[] withResume = withResumeMethods(gen, generalOnly, variants);
                 if (withResume != generalOnly && largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
                     dump(cd, withResume);
                     MethodHandles.Lookup lookup = HiddenClasses.define(withResume);
@@ -384,7 +384,7 @@ final class Compiler {
                 } else if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT) {
                     // The methods per resume point added to the class just made, whose methods are kept as they are.
                     try {
-                        byte[] withResume = gen.withResumeMethods(bytes, variants);
+                        byte[] withResume = withResumeMethods(gen, bytes, variants);
                         int largestWithResume = largestMethod(withResume);
                         if (largestWithResume <= CodeGen.HUGE_METHOD_LIMIT) {
                             bytes = withResume;
@@ -568,6 +568,19 @@ final class Compiler {
 
     private static String sanitize(String s) {
         return s.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    /**
+     * {@link CodeGen#withResumeMethods}, generated again without the passes over idle groups where those make a
+     * method too large for the JIT (which would cost the kernel all its methods per resume point).
+     */
+    private static byte[] withResumeMethods(CodeGen gen, byte[] generalOnly, List<CodeGen.Variant> variants) {
+        byte[] withResume = gen.withResumeMethods(generalOnly, variants);
+        if (withResume != generalOnly && gen.skipsIdleGroups() && largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
+            gen.withoutResumeMethods().withoutIdleSkips();
+            withResume = gen.withResumeMethods(generalOnly, variants);
+        }
+        return withResume;
     }
 
     private static int largestMethod(byte[] bytes) {

@@ -149,6 +149,14 @@ public final class CodeGen {
      */
     static final boolean SKIP_UNCHANGED_SPILLS = !"false".equals(System.getProperty("weft.simd.skipUnchangedSpills"));
 
+    /**
+     * A resume point's method passes over a group that would only wait at the same barrier again, every thread on
+     * the idle side of the phase's divergent branch (the levels of a tree reduction where {@code tid < stride}
+     * holds for none of the group), computing just the uniform scalars on its way there ({@code
+     * MethodGen.idleSkip}); false for A/B runs.
+     */
+    static final boolean SKIP_IDLE_GROUPS = !"false".equals(System.getProperty("weft.simd.skipIdleGroups"));
+
     /** The largest stride, either way, of a store done as one scalar store per lane (see {@code MethodGen.stridedStore}). */
     static final int MAX_STORE_STRIDE = 1 << 20;
 
@@ -182,6 +190,8 @@ public final class CodeGen {
     private final int l32 = Lanes.L32;
     private final int l64 = Lanes.L64;
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
+    /** See {@link #withoutIdleSkips}. */
+    private boolean skipIdleGroups = SKIP_IDLE_GROUPS;
     /**
      * Whether kernels without barriers run a grid row of CTAs per call (runCtaRow); {@code -Dweft.simd.ctaRows=false}
      * turns it off, to measure what it buys.
@@ -327,6 +337,17 @@ public final class CodeGen {
     public CodeGen withoutResumeMethods() {
         this.noResumeMethods = true;
         return this;
+    }
+
+    /** Resume-point methods without the passes over idle groups ({@link #SKIP_IDLE_GROUPS}): when those make them too large. */
+    public CodeGen withoutIdleSkips() {
+        this.skipIdleGroups = false;
+        return this;
+    }
+
+    /** Whether resume-point methods pass over idle groups. */
+    public boolean skipsIdleGroups() {
+        return skipIdleGroups;
     }
 
     /** Whether {@link #withResumeMethods} would add methods: the kernel has resume points that get them. */
@@ -1572,6 +1593,10 @@ public final class CodeGen {
             if (resumeAt > 0) {
                 for (Block b : barrierBlocks) {
                     if (barrierOf(b).id() == resumeAt) {
+                        IdleWay idle = skipIdleGroups ? idleWay(b) : null;
+                        if (idle != null) {
+                            idleSkip(b, idle);
+                        }
                         restoreKept(b);
                         expectFlags(b);
                         cb.goto_(endLabel.get(b));
@@ -1696,6 +1721,343 @@ public final class CodeGen {
             cb.labelBinding(resume);
         }
 
+        /**
+         * The ways a group resumed after barrier block {@code bar} goes when all its threads sit the phase out, as a
+         * tree: block {@code b} entered from {@code from}, every thread running it; after a uniform branch a way per
+         * side ({@code next}, null for a side that leads to work); after a GOTO the one way on; at the end a
+         * divergent branch whose side {@code idleOnTrue} leads to {@code target}: {@code bar}, another barrier block
+         * that keeps the same locals, or an empty block that returns.
+         */
+        private record IdleWay(Block from, Block b, IdleWay[] next, boolean idleOnTrue, Block target) {
+        }
+
+        /**
+         * Whether a group resumed after {@code bar} can be passed over when its threads all go an idle way (see
+         * {@link #idleSkip}), and those ways: from {@code bar} (every thread of the group: the entry's mask) through
+         * blocks every thread runs (a flag) that compute only uniform scalars without faults, following uniform
+         * branches, to a divergent branch on {@code threadIdx op uniform} (an affine special register: an order
+         * test is monotone in the lane, an (in)equality decided by the lanes' range) one side of which is a barrier
+         * block holding nothing but the barrier and keeping what {@code bar} keeps, or does nothing and returns.
+         * Null where there is none.
+         */
+        private IdleWay idleWay(Block bar) {
+            if (profiling != null || bar.exit != Block.Exit.GOTO || bar.succs.size() != 1 || !bar.phis.isEmpty()
+                    || bar.nodes.size() != 1 || plan.maskOf.get(bar) != g.entry()) {
+                return null;
+            }
+            return idleWalk(bar, bar, bar.succs.getFirst(), new ArrayList<>());
+        }
+
+        private IdleWay idleWalk(Block bar, Block from, Block b, List<Block> seen) {
+            if (b == bar || seen.size() > 8 || seen.contains(b) || plan.run.get(b) != Run.FLAG
+                    || plan.maskOf.get(b) != g.entry() || b.preds.indexOf(from) != b.preds.lastIndexOf(from)) {
+                return null;
+            }
+            for (Node p : b.phis) {
+                if (shapeAt(p, b) != Shape.UNIFORM || !(storage.get(p) instanceof Storage.Scalar)
+                        || shapeAt(p.in(b.preds.indexOf(from)), from) != Shape.UNIFORM) {
+                    return null;
+                }
+            }
+            boolean divergent = b.exit == Block.Exit.IF && shapeAt(b.cond, b) != Shape.UNIFORM;
+            for (Node x : b.nodes) {
+                if (!(divergent && x == b.cond) && !idleNode(x, b)) {
+                    return null;
+                }
+            }
+            List<Block> path = new ArrayList<>(seen);
+            path.add(b);
+            if (b.exit == Block.Exit.GOTO) {
+                IdleWay on = idleWalk(bar, b, b.succs.getFirst(), path);
+                return on == null ? null : new IdleWay(from, b, new IdleWay[] {on}, false, null);
+            }
+            if (b.exit != Block.Exit.IF || b.succs.get(0) == b.succs.get(1)) {
+                return null;
+            }
+            if (!divergent) {
+                IdleWay t = idleWalk(bar, b, b.succs.get(0), path);
+                IdleWay f = idleWalk(bar, b, b.succs.get(1), path);
+                return t == null && f == null ? null : new IdleWay(from, b, new IdleWay[] {t, f}, false, null);
+            }
+            if (!idleCondition(b)) {
+                return null;
+            }
+            Cond.Pred p = ((Cond) b.cond.aux).pred();
+            for (Block t : b.succs) {
+                boolean onTrue = b.succs.get(0) == t;
+                // (in)equality: only the side where no lane equals the bound can hold for a whole group
+                boolean decidable = p != Cond.Pred.EQ && p != Cond.Pred.NE || (p == Cond.Pred.NE) == onTrue;
+                if (decidable && (t == bar || idleReturn(t) || keptAt.containsKey(t) && t.exit == Block.Exit.GOTO
+                        && t.phis.isEmpty() && t.nodes.size() == 1 && plan.maskOf.get(t) == g.entry()
+                        && keptKey(t).equals(keptKey(bar)))) {
+                    return new IdleWay(from, b, null, onTrue, t);
+                }
+            }
+            return null;
+        }
+
+        /** An empty block that returns: threads going there are done. */
+        private boolean idleReturn(Block t) {
+            return plan.run.get(t) == Run.NONE && t.exit == Block.Exit.RETURN && t.nodes.isEmpty() && t.phis.isEmpty();
+        }
+
+        /** A node the idle way may compute: a uniform scalar operation that cannot fault. */
+        private boolean idleNode(Node x, Block b) {
+            if (shapeAt(x, b) != Shape.UNIFORM) {
+                return false;
+            }
+            for (Node o : x.in) {
+                if (shapeAt(o, b) != Shape.UNIFORM) {
+                    return false;
+                }
+            }
+            return switch (x.op) {
+                case CONST, PARAM, UNDEF -> true;
+                case SREG -> isScalar(x);
+                case ADD, SUB, MUL, AND, OR, XOR, SHL, SHR, USHR, NEG, CONV, CMP, TEST -> x.kind == Kind.BOOL
+                        || x.kind == Kind.INT || x.kind == Kind.LONG || x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE;
+                // (width + 1) / 2: an int division faults only by zero
+                case DIV, REM -> x.kind == Kind.FLOAT || x.kind == Kind.DOUBLE
+                        || (x.kind == Kind.INT || x.kind == Kind.LONG) && x.in(1).isConst() && ((Number) x.in(1).aux).longValue() != 0;
+                default -> false;
+            };
+        }
+
+        /** The divergent branch of {@code b} tests an int special register (affine) against a uniform int. */
+        private boolean idleCondition(Block b) {
+            Node c = b.cond;
+            if (c.op != Op.TEST || c.block != b || inverted.contains(c) || c.in.size() != 2) {
+                return false;
+            }
+            int ai = at(c.in(0), b) instanceof Storage.Affine ? 0 : 1;
+            Node a = c.in(ai);
+            Node k = c.in(1 - ai);
+            return a.op == Op.SREG && a.kind == Kind.INT && at(a, b) instanceof Storage.Affine st
+                    && (long) Math.abs(st.stride()) * (n - 1) < (1 << 24) && k.kind == Kind.INT
+                    && shapeAt(k, b) == Shape.UNIFORM && (isScalar(k) || deferred.contains(k) && k.block == b && idleNode(k, b));
+        }
+
+        /**
+         * A group that would sit this phase out is passed over: its kept scalars come from its row (its flags must be
+         * those a resume expects), the uniform nodes and phis of the idle ways run on them, the final branch's test
+         * runs on the group's first and last lane (an order test is monotone in the lane, so those two decide for
+         * all; for an (in)equality the bound must lie outside their range; a partial group's missing lanes only make
+         * this conservative), and if every lane goes the idle way the group ends the phase as it would have: the
+         * scalars it changed go back to its row, and it waits at the barrier (another barrier: that one's stop and
+         * flags) or has returned; then the next group starts. Anything else goes on to the group's ordinary
+         * resume. Why: a tree reduction over a CTA of 256 threads resumed every group at each of its 8 levels and in
+         * the phase after them, though 19 of those 144 resumes had a thread with work (restores, mask arithmetic and
+         * spills: 31% of the reduction's time in session 6's profile).
+         */
+        private void idleSkip(Block bar, IdleWay way) {
+            Label ordinary = cb.newLabel();
+            Set<Integer> flags = new HashSet<>(flagSlot.values());
+            flags.addAll(abortSlot.values());
+            Integer set = null;
+            if (flagSlot.containsKey(bar.succs.getFirst()) && plan.run.get(bar.succs.getFirst()) == Run.FLAG) {
+                set = flagSlot.get(bar.succs.getFirst());
+            }
+            List<int[]> scalars = new ArrayList<>();
+            for (int[] k : keptAt.get(bar)) {
+                if (k.length != 2 || k[0] == SPILL_REF) {
+                    continue;
+                }
+                cb.aload(spillArraySlots[k[0]]);
+                cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                if (k[0] == SPILL_INT && flags.contains(k[1])) {
+                    cb.iaload();
+                    if (set != null && set == k[1]) {
+                        cb.iconst_1();
+                        cb.if_icmpne(ordinary);
+                    } else {
+                        cb.ifne(ordinary);
+                    }
+                    continue;
+                }
+                TypeKind t = spillTypeKind(k[0]);
+                cb.arrayLoad(t);
+                cb.storeLocal(t, k[1]);
+                scalars.add(k);
+            }
+            List<Node> borrowed = new ArrayList<>();
+            Block saved = cur;
+            idleEmit(bar, way, new HashSet<>(), scalars, flags, ordinary, borrowed);
+            cb.labelBinding(ordinary);
+            for (Node x : borrowed) {
+                storage.remove(x);
+            }
+            cur = saved;
+        }
+
+        private static TypeKind spillTypeKind(int spillClass) {
+            return switch (spillClass) {
+                case SPILL_INT -> TypeKind.INT;
+                case SPILL_LONG -> TypeKind.LONG;
+                case SPILL_FLOAT -> TypeKind.FLOAT;
+                default -> TypeKind.DOUBLE;
+            };
+        }
+
+        /** One step of {@link #idleSkip}: block {@code w.b()}, then its ways on; every end jumps to the next group or {@code ordinary}. */
+        private void idleEmit(Block bar, IdleWay w, Set<Integer> writtenBefore, List<int[]> scalars, Set<Integer> flags,
+                Label ordinary, List<Node> borrowed) {
+            Set<Integer> written = new HashSet<>(writtenBefore);
+            Block b = w.b();
+            cur = b;
+            int pi = b.preds.indexOf(w.from());
+            for (Node p : b.phis) {
+                base(p.in(pi), w.from());
+            }
+            for (Node p : b.phis.reversed()) {
+                storeScalar(p);
+                written.add(((Storage.Scalar) storage.get(p)).slot());
+            }
+            for (Node x : b.nodes) {
+                if (x == b.cond && w.next() == null || x.op == Op.CONST || x.op == Op.PARAM || x.op == Op.UNDEF
+                        || x.op == Op.SREG) {
+                    continue;
+                }
+                if (deferred.contains(x) && !borrowed.contains(x)) {
+                    // A fresh local: the pool's may hold values the ordinary resume still needs.
+                    storage.put(x, new Storage.Scalar(local(Vec.typeKind(x.kind)), x.kind));
+                    borrowed.add(x);
+                }
+                cur = b;
+                if ((x.op == Op.DIV || x.op == Op.REM) && (x.kind == Kind.INT || x.kind == Kind.LONG)) {
+                    // (a constant divisor, not zero: no test, and no fault handler outside a block)
+                    scalar(x.in(0));
+                    scalar(x.in(1));
+                    scalarBinary(x.op, x.kind);
+                    storeScalar(x);
+                } else {
+                    uniformNode(x);
+                }
+                written.add(((Storage.Scalar) storage.get(x)).slot());
+            }
+            IdleWay[] next = w.next();
+            if (next != null && next.length == 1) {
+                idleEmit(bar, next[0], written, scalars, flags, ordinary, borrowed);
+                return;
+            }
+            if (next != null) {
+                cur = b;
+                scalar(b.cond);
+                if (next[0] == null) {
+                    cb.ifne(ordinary);
+                } else if (next[1] == null) {
+                    cb.ifeq(ordinary);
+                } else {
+                    Label otherSide = cb.newLabel();
+                    cb.ifeq(otherSide);
+                    idleEmit(bar, next[0], written, scalars, flags, ordinary, borrowed);
+                    cb.labelBinding(otherSide);
+                    idleEmit(bar, next[1], written, scalars, flags, ordinary, borrowed);
+                    return;
+                }
+                idleEmit(bar, next[0] != null ? next[0] : next[1], written, scalars, flags, ordinary, borrowed);
+                return;
+            }
+            cur = b;
+            Node c = b.cond;
+            int ai = at(c.in(0), b) instanceof Storage.Affine ? 0 : 1;
+            Storage.Affine a = (Storage.Affine) at(c.in(ai), b);
+            Cond.Pred pred = ((Cond) c.aux).pred();
+            if (ai == 1) {
+                pred = pred.swap();
+            }
+            int lo = local(TypeKind.INT);
+            int span = a.stride() * (n - 1);
+            pushStorageScalar(a.base());
+            cb.istore(lo);
+            // The last lane's value must not wrap, or the lanes' values would not be ordered.
+            cb.iload(lo);
+            cb.i2l();
+            cb.loadConstant((long) span);
+            cb.ladd();
+            cb.iload(lo);
+            cb.loadConstant(span);
+            cb.iadd();
+            cb.i2l();
+            cb.lcmp();
+            cb.ifne(ordinary);
+            if (pred == Cond.Pred.EQ || pred == Cond.Pred.NE) {
+                // No lane equals the bound: it lies below the smallest lane's value or above the largest's.
+                Label outside = cb.newLabel();
+                scalar(c.in(1 - ai));
+                cb.iload(lo);
+                if (span >= 0) {
+                    cb.if_icmplt(outside);
+                } else {
+                    cb.loadConstant(span);
+                    cb.iadd();
+                    cb.if_icmplt(outside);
+                }
+                scalar(c.in(1 - ai));
+                cb.iload(lo);
+                if (span >= 0) {
+                    cb.loadConstant(span);
+                    cb.iadd();
+                }
+                cb.if_icmpgt(outside);
+                cb.goto_(ordinary);
+                cb.labelBinding(outside);
+            } else {
+                // Leave when the test's value at an end lane differs from the idle side's.
+                Cond.Pred leave = w.idleOnTrue() ? pred.negate() : pred;
+                for (int end = 0; end < 2; end++) {
+                    cb.iload(lo);
+                    if (end == 1) {
+                        cb.loadConstant(span);
+                        cb.iadd();
+                    }
+                    scalar(c.in(1 - ai));
+                    switch (leave) {
+                        case LT -> cb.if_icmplt(ordinary);
+                        case LE -> cb.if_icmple(ordinary);
+                        case GT -> cb.if_icmpgt(ordinary);
+                        case GE -> cb.if_icmpge(ordinary);
+                        default -> throw new IllegalStateException(leave.toString());
+                    }
+                }
+            }
+            Block t = w.target();
+            if (idleReturn(t)) {
+                // Every thread returns here: the group is done, as after its last block.
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.iconst_0();
+                cb.iastore();
+                cb.goto_(nextGroup);
+                return;
+            }
+            for (int[] k : scalars) {
+                if (written.contains(k[1])) {
+                    TypeKind tk = spillTypeKind(k[0]);
+                    cb.aload(spillArraySlots[k[0]]);
+                    cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
+                    cb.loadLocal(tk, k[1]);
+                    cb.arrayStore(tk);
+                }
+            }
+            if (t != bar) {
+                // Waits at t now: its stop, and the flags a resume after t expects (as t's spill would leave them).
+                Integer tset = flagSlot.containsKey(t.succs.getFirst()) && plan.run.get(t.succs.getFirst()) == Run.FLAG
+                        ? flagSlot.get(t.succs.getFirst()) : null;
+                for (int[] k : keptAt.get(t)) {
+                    if (k.length == 2 && k[0] == SPILL_INT && flags.contains(k[1])) {
+                        cb.aload(spillArraySlots[SPILL_INT]);
+                        cb.loadConstant(columns.get(SPILL_INT).get(spillKey(k)));
+                        cb.loadConstant(tset != null && tset == k[1] ? 1 : 0);
+                        cb.iastore();
+                    }
+                }
+                cb.aload(stopArraySlot);
+                cb.iload(groupIndexSlot);
+                cb.loadConstant(barrierOf(t).id());
+                cb.iastore();
+            }
+            cb.goto_(nextGroup);
+        }
         /** The values kept across the barrier at the end of {@code b}, back from this group's rows. */
         private void restoreKept(Block b) {
             for (int[] k : keptAt.get(b)) {

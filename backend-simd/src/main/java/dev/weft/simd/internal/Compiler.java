@@ -8,6 +8,7 @@ import dev.weft.simd.internal.analysis.SharedAllocations;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.analysis.WarpSync;
 import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.front.LoopFission;
 import dev.weft.simd.internal.front.Parser;
 import dev.weft.simd.internal.front.WarpScans;
 import dev.weft.simd.internal.gen.C1Exclusion;
@@ -84,6 +85,11 @@ final class Compiler {
      * stores ({@link CodeGen#withStridedStoresKept}), as before; for A/B runs.
      */
     static final boolean COMPACT_STRIDED_STORES = !"false".equals(System.getProperty("weft.simd.compactStridedStores"));
+    /**
+     * {@code -Dweft.simd.loopFission=false} keeps loops of many independent accumulators whole ({@link LoopFission}):
+     * for A/B runs and tests.
+     */
+    static final boolean LOOP_FISSION = !"false".equals(System.getProperty("weft.simd.loopFission"));
 
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
@@ -238,6 +244,9 @@ final class Compiler {
         Graph g = Parser.parse(name, cls, impl, src.capturedNames(impl), src);
         if (FOLD_WARP_SCANS) {
             WarpScans.fold(g, warpSize);
+        }
+        if (LOOP_FISSION) {
+            LoopFission.split(g);
         }
         long tParse = System.nanoTime();
         Cfg cfg = new Cfg(g);

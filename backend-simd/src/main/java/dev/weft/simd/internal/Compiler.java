@@ -8,6 +8,7 @@ import dev.weft.simd.internal.analysis.SharedAllocations;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.analysis.WarpSync;
 import dev.weft.simd.internal.front.Decline;
+import dev.weft.simd.internal.front.LoopFission;
 import dev.weft.simd.internal.front.Parser;
 import dev.weft.simd.internal.front.WarpScans;
 import dev.weft.simd.internal.gen.C1Exclusion;
@@ -79,6 +80,16 @@ final class Compiler {
     static final int GROUP_OVERRIDE = Integer.getInteger("weft.simd.group", 0);
     /** {@code -Dweft.simd.warpScans=false} keeps warp-scan loops as loops ({@link WarpScans}): for A/B runs and tests. */
     static final boolean FOLD_WARP_SCANS = !"false".equals(System.getProperty("weft.simd.warpScans"));
+    /**
+     * {@code -Dweft.simd.compactStridedStores=false}: a kernel that fits only with compact gathers loses its strided
+     * stores ({@link CodeGen#withStridedStoresKept}), as before; for A/B runs.
+     */
+    static final boolean COMPACT_STRIDED_STORES = !"false".equals(System.getProperty("weft.simd.compactStridedStores"));
+    /**
+     * {@code -Dweft.simd.loopFission=false} keeps loops of many independent accumulators whole ({@link LoopFission}):
+     * for A/B runs and tests.
+     */
+    static final boolean LOOP_FISSION = !"false".equals(System.getProperty("weft.simd.loopFission"));
 
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
@@ -234,6 +245,9 @@ final class Compiler {
         if (FOLD_WARP_SCANS) {
             WarpScans.fold(g, warpSize);
         }
+        if (LOOP_FISSION) {
+            LoopFission.split(g);
+        }
         long tParse = System.nanoTime();
         Cfg cfg = new Cfg(g);
         List<String> allocations = SharedAllocations.number(g, cfg);
@@ -361,6 +375,19 @@ final class Compiler {
                     bytes = gen.generate(cd, variants);
                     largest = largestMethod(bytes);
                     strides = gen.stridePaths();
+                    if (largest <= CodeGen.HUGE_METHOD_LIMIT && gen.skippedStridedStores() && COMPACT_STRIDED_STORES) {
+                        // Compact gathers fit: the strided stores they left out may fit too.
+                        CodeGen kept = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true)
+                                .withStridedStoresKept(true).withoutResumeMethods();
+                        byte[] keptBytes = kept.generate(cd, variants);
+                        int keptLargest = largestMethod(keptBytes);
+                        if (keptLargest <= CodeGen.HUGE_METHOD_LIMIT) {
+                            gen = kept;
+                            bytes = keptBytes;
+                            largest = keptLargest;
+                            strides = kept.stridePaths();
+                        }
+                    }
                 }
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && strides) {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.

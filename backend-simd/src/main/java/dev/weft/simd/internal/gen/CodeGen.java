@@ -157,6 +157,13 @@ public final class CodeGen {
      */
     static final boolean SKIP_IDLE_GROUPS = !"false".equals(System.getProperty("weft.simd.skipIdleGroups"));
 
+    /**
+     * Vector values linked through phis share one spill column where no barrier keeps two of them ({@code
+     * MethodGen.sharePhiColumns}), so that a phase that only hands them on through a loop's phis neither restores nor
+     * spills them; {@code -Dweft.simd.phiColumns=false} turns it off, to compare.
+     */
+    static final boolean PHI_COLUMNS = !"false".equals(System.getProperty("weft.simd.phiColumns"));
+
     /** The largest stride, either way, of a store done as one scalar store per lane (see {@code MethodGen.stridedStore}). */
     static final int MAX_STORE_STRIDE = 1 << 20;
 
@@ -211,6 +218,10 @@ public final class CodeGen {
     private boolean compactGathers;
     /** Whether the last generation emitted a gather's index checks inline (see {@link #withCompactGathers}). */
     private boolean inlineGathers;
+    /** Strided stores kept with compact gathers (see {@link #withStridedStoresKept}). */
+    private boolean keepStridedStores;
+    /** Whether the last generation left out a strided store for compact gathers (see {@link #withStridedStoresKept}). */
+    private boolean skippedStridedStores;
     private boolean noResumeMethods;
     /** The class {@link #generate} is generating, and its variant methods' type. */
     private ClassDesc className;
@@ -310,6 +321,23 @@ public final class CodeGen {
         return this;
     }
 
+    /**
+     * With {@link #withCompactGathers}, still emits the strided stores into shared arrays ({@code MethodGen.stridedStore}):
+     * the compiler tries this first where compact gathers made a kernel fit but left strided stores out. Why: the
+     * register-blocked sgemm fits the JIT's limit only with compact gathers, which dropped the strided store of its
+     * transposed A tile; its general scatter (values and indices through scratch arrays, a loop over the mask's bits)
+     * took 7-9% of the samples (perfasm) and the phase that loads tiles 41%.
+     */
+    public CodeGen withStridedStoresKept(boolean keep) {
+        this.keepStridedStores = keep;
+        return this;
+    }
+
+    /** Whether the last {@link #generate} left out a strided store because of compact gathers. */
+    public boolean skippedStridedStores() {
+        return skippedStridedStores;
+    }
+
     /** Whether the last {@link #generate} emitted gathers' index checks inline (so that compact ones could be tried). */
     public boolean inlineGathers() {
         return inlineGathers;
@@ -403,6 +431,7 @@ public final class CodeGen {
         this.className = name;
         this.variantType = variantType;
         inlineGathers = false;
+        skippedStridedStores = false;
         maxYields = 0;
         for (Variant v : variants) {
             maxYields = Math.max(maxYields, interleavedHeaders(v).size());
@@ -1443,6 +1472,9 @@ public final class CodeGen {
                 e.setValue(vector ? Lanes.L32 * nextVector++ : nextScalar++);
             }
             stride = Math.max(stride, nextScalar);
+            if (PHI_COLUMNS && yieldKept.isEmpty()) {
+                sharePhiColumns();
+            }
             spillStride = Math.max(1, stride);
             stopArraySlot = local(TypeKind.REFERENCE);
             lanesArraySlot = local(TypeKind.REFERENCE);
@@ -1471,6 +1503,68 @@ public final class CodeGen {
             // At least 4 dead vectors: the tiled sgemm (its accumulator, one vector at each barrier) ran about 25%
             // slower per CPU-second with own sets (2 vectors in the union), so kernels like it keep the union.
             return unionVectors >= maxVectors + 4 && items <= all.size() + 16;
+        }
+
+        /**
+         * Gives the vector locals linked through phis (a loop's phi, the value its back edge hands it, the phis of the
+         * loops inside it that take it on) one spill column, where no barrier keeps two of them. Why: the register-blocked
+         * sgemm keeps its 16 accumulators across the barrier after the tile loads as the outer loop's phis and across the
+         * one after the FMA loop as the inner loop's; in their own columns, the phase that only loads tiles restored
+         * them from one and spilled them to the other, every group and tile. In one column the spill writes back what the
+         * restore read ({@link #unchangedSinceRestore} leaves it out, and C2 drops the restore nobody reads).
+         */
+        private void sharePhiColumns() {
+            Map<Long, Long> parent = new HashMap<>();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    if (!(storage.get(x) instanceof Storage.Vectors xs)) {
+                        continue;
+                    }
+                    for (Node y : x.in) {
+                        if (storage.get(y) instanceof Storage.Vectors ys && ys.kind() == xs.kind()
+                                && ys.slots().length == xs.slots().length) {
+                            for (int r = 0; r < xs.slots().length; r++) {
+                                long a = findRoot(parent, spillKey(vectorSpill(xs.kind(), xs.slots()[r])));
+                                long c = findRoot(parent, spillKey(vectorSpill(ys.kind(), ys.slots()[r])));
+                                if (a != c) {
+                                    parent.put(c, a);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // A web two of whose locals one barrier keeps (both live there) keeps its own columns.
+            Set<Long> clash = new HashSet<>();
+            for (Block b : barrierBlocks) {
+                Set<Long> seen = new HashSet<>();
+                for (int[] k : keptAt.get(b)) {
+                    long key = spillKey(k);
+                    if (k.length > 2 && parent.containsKey(key) && !seen.add(findRoot(parent, key))) {
+                        clash.add(findRoot(parent, key));
+                    }
+                }
+            }
+            Map<Long, Integer> webColumn = new HashMap<>();
+            for (Map<Long, Integer> col : columns) {
+                for (Map.Entry<Long, Integer> e : col.entrySet()) {
+                    if (!parent.containsKey(e.getKey())) {
+                        continue;
+                    }
+                    long root = findRoot(parent, e.getKey());
+                    if (!clash.contains(root)) {
+                        e.setValue(webColumn.computeIfAbsent(root, r -> e.getValue()));
+                    }
+                }
+            }
+        }
+
+        private static long findRoot(Map<Long, Long> parent, long key) {
+            long r = key;
+            for (Long p = parent.putIfAbsent(r, r); p != null && p != r; p = parent.get(r)) {
+                r = p;
+            }
+            return r;
         }
 
         /** How many of the kept items are vectors (their spill entries have more than slot and class). */
@@ -2274,11 +2368,18 @@ public final class CodeGen {
             }
             // Per local of a value: whether a block of the phase writes it.
             Map<Integer, Boolean> written = new HashMap<>();
+            // Phi copies the phase runs that may hand on a spill column's value (see sharePhiColumns): phi local to
+            // its sources' locals, on whole-group edges.
+            Map<Integer, List<Integer>> copies = new HashMap<>();
             for (Block b : g.blocks) {
                 for (Node x : b.phis) {
                     boolean w = reach.contains(b);
                     for (Block p : b.preds) {
                         w |= reach.contains(p);
+                    }
+                    if (w && PHI_COLUMNS && copiesOnly(x, b, from, reach, copies)) {
+                        markWritten(written, x, false);
+                        continue;
                     }
                     markWritten(written, x, w);
                 }
@@ -2286,12 +2387,73 @@ public final class CodeGen {
                     markWritten(written, x, reach.contains(b));
                 }
             }
+            Set<Integer> restored = new HashSet<>();
             for (int[] k : keptAt.get(from)) {
-                if (Boolean.FALSE.equals(written.get(k[1]))) {
+                restored.add(k[1]);
+            }
+            // The locals that hold their column's value wherever the phase has written them: restored and not
+            // written, or written only by copies of such locals of the same column (greatest fixed point).
+            Map<Integer, Integer> column = new HashMap<>();
+            for (Map<Long, Integer> col : columns) {
+                col.forEach((key, c) -> {
+                    if ((key >>> 32) == (SPILL_FLOAT | 8) || (key >>> 32) == (SPILL_INT | 8)) {
+                        column.put((int) (long) key, (int) (key >>> 32) << 24 | c);
+                    }
+                });
+            }
+            Set<Integer> same = new HashSet<>();
+            written.forEach((sl, w) -> {
+                if (!w && (restored.contains(sl) || copies.containsKey(sl))) {
+                    same.add(sl);
+                }
+            });
+            while (same.removeIf(sl -> copies.getOrDefault(sl, List.of()).stream().anyMatch(src -> !same.contains(src)
+                    || column.get(src) == null || !column.get(src).equals(column.get(sl))))) {
+                // Until no local changes.
+            }
+            for (int[] k : keptAt.get(from)) {
+                if (Boolean.FALSE.equals(written.get(k[1])) && same.contains(k[1])) {
                     out.add(spillKey(k));
                 }
             }
+            for (Block b : barrierBlocks) {
+                for (int[] k : keptAt.get(b)) {
+                    if (k.length > 2 && same.contains(k[1]) && copies.containsKey(k[1])) {
+                        out.add(spillKey(k));
+                    }
+                }
+            }
             return out;
+        }
+
+        /**
+         * Whether every copy into vector phi {@code x} (of block {@code b}) that the phase starting after barrier block
+         * {@code from} runs is a plain copy of a vector local on a whole-group edge; if so, records them in {@code
+         * copies} (phi local to source locals).
+         */
+        private boolean copiesOnly(Node x, Block b, Block from, Set<Block> reach, Map<Integer, List<Integer>> copies) {
+            if (!(storage.get(x) instanceof Storage.Vectors xs) || shadow.containsKey(x) || x.shape != Shape.VARYING) {
+                return false;
+            }
+            List<int[]> found = new ArrayList<>();
+            for (int i = 0; i < b.preds.size(); i++) {
+                Block p = b.preds.get(i);
+                if (!reach.contains(p) && p != from) {
+                    continue;
+                }
+                Node y = x.in(i);
+                if (!(storage.get(y) instanceof Storage.Vectors ys) || ys.kind() != xs.kind() || y.shape != Shape.VARYING
+                        || ys.slots().length != xs.slots().length || !plan.assignable(p, b)) {
+                    return false;
+                }
+                for (int r = 0; r < xs.slots().length; r++) {
+                    found.add(new int[] {xs.slots()[r], ys.slots()[r]});
+                }
+            }
+            for (int[] c : found) {
+                copies.computeIfAbsent(c[0], k -> new ArrayList<>()).add(c[1]);
+            }
+            return true;
         }
 
         private void markWritten(Map<Integer, Boolean> written, Node x, boolean w) {
@@ -4967,8 +5129,10 @@ public final class CodeGen {
                 }
                 cb.goto_(done);
             } else {
-                if (!compactGathers && is == Shape.AFFINE && stridedStoreApplies(arr, idx.stride, ek)) {
+                if ((!compactGathers || keepStridedStores) && is == Shape.AFFINE && stridedStoreApplies(arr, idx.stride, ek)) {
                     stridedStore(idx, arr, val, ek, done);
+                } else if (is == Shape.AFFINE && stridedStoreApplies(arr, idx.stride, ek)) {
+                    skippedStridedStores = true;
                 }
                 gatherIndices(idx, arr);
                 int map = scratch.get(Kind.INT);

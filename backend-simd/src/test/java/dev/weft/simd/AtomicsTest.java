@@ -601,6 +601,55 @@ class AtomicsTest {
         }
     }
 
+    /** The histogram benchmark's kernel: per-CTA shared bins, shared atomics in a grid-stride loop, a merge with global atomics. */
+    static Kernel sharedBinsHistogram(Object[] a) {
+        int[] data = (int[]) a[0];
+        int[] bins = (int[]) a[1];
+        int n = (Integer) a[2];
+        int count = bins.length;
+        return t -> {
+            int[] local = t.sharedInts(count);
+            int tid = t.threadIdxX();
+            for (int b = tid; b < count; b += t.blockDimX()) {
+                local[b] = 0;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                Atomics.add(local, data[i], 1);
+            }
+            t.syncThreads();
+            for (int b = tid; b < count; b += t.blockDimX()) {
+                int c = local[b];
+                if (c != 0) {
+                    Atomics.add(bins, b, c);
+                }
+            }
+        };
+    }
+
+    /**
+     * The shared-bins histogram (its unmasked atomics test a group's indices with one compare of their unsigned
+     * maximum): 1-thread, partial-warp and 1024-thread CTAs, every value on one bin, and an index out of bounds in
+     * a group's second register only, or negative, failing the same thread as on the reference.
+     */
+    @Test
+    void sharedBinsHistogram_ctaShapesOneBinAndBadIndices_matchReference() {
+        for (int threads : new int[] {1, 13, 64, 200, 1024}) {
+            for (int n : new int[] {1, 777, 5000}) {
+                d.check(Dim3.of(3), Dim3.of(threads), AtomicsTest::sharedBinsHistogram, Differential.ints(n, 47, 0, 256), new int[256], n);
+                Object[] out = d.check(Dim3.of(2), Dim3.of(threads), AtomicsTest::sharedBinsHistogram, new int[n], new int[8], n);
+                assertEquals(n, ((int[]) out[1])[0]);
+            }
+        }
+        for (int bad : new int[] {8, 15, 16 + 9, 2048 + 31}) {
+            for (int value : new int[] {256, -1, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+                int[] data = Differential.ints(4096, 53, 0, 256);
+                data[bad] = value;
+                d.check(Dim3.of(2), Dim3.of(64), AtomicsTest::sharedBinsHistogram, data, new int[256], 4096);
+            }
+        }
+    }
+
     @Test
     void atomic_compileReport_saysSerialised() {
         var r = d.report(AtomicsTest::oneBin, new int[1], 10);

@@ -185,6 +185,13 @@ public final class CodeGen {
      */
     static final int UNROLLED_ATOMIC_LANES = 32;
 
+    /**
+     * Whether {@code MethodGen#unmaskedAtomic} tests a group's indices with one compare of their lanewise unsigned
+     * maximum against the length (any index is outside the array exactly when the largest one, unsigned, is)
+     * instead of one compare and test per register; false for A/B runs ({@code -Dweft.simd.mergedAtomicCheck}).
+     */
+    static final boolean MERGED_ATOMIC_CHECK = !"false".equals(System.getProperty("weft.simd.mergedAtomicCheck"));
+
     private final Graph g;
     private final Cfg cfg;
     private final int warpSize;
@@ -5327,12 +5334,23 @@ public final class CodeGen {
             }
             int[] idxRegs = new int[regs32];
             for (int r = 0; r < regs32; r++) {
+                if (MERGED_ATOMIC_CHECK && r > 0) {
+                    cb.getstatic(Vec.OPERATORS, "UMAX", Vec.operatorType("UMAX"));
+                }
                 // unsigned: a negative index is above any length
                 vector(idx, r, cur);
                 if (unrolled) {
                     idxRegs[r] = temp(TypeKind.REFERENCE);
                     cb.dup();
                     cb.astore(idxRegs[r]);
+                }
+                if (MERGED_ATOMIC_CHECK) {
+                    if (r > 0) {
+                        cb.invokevirtual(Vec.INT_VECTOR, "lanewise", mt(Vec.INT_VECTOR, binaryType(), Vec.VECTOR));
+                    }
+                    if (r < regs32 - 1) {
+                        continue;
+                    }
                 }
                 cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
                 scalar(arr);

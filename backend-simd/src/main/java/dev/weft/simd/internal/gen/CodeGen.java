@@ -1772,6 +1772,25 @@ public final class CodeGen {
             cb.lookupswitch(endLabel.get(first), ends);
         }
 
+        /** The locals of the blocks' run flags and the loops' abort flags. */
+        private Set<Integer> flagAndAbortSlots() {
+            Set<Integer> flags = new HashSet<>(flagSlot.values());
+            flags.addAll(abortSlot.values());
+            return flags;
+        }
+
+        /**
+         * The flag a group resumed after barrier block {@code b} has set: its successor's, where {@code b} ends with a
+         * plain jump to a flag-run block; null where every flag is clear.
+         */
+        private Integer expectedFlag(Block b) {
+            if (b.exit == Block.Exit.GOTO && b.succs.size() == 1 && flagSlot.containsKey(b.succs.getFirst())
+                    && plan.run.get(b.succs.getFirst()) == Run.FLAG) {
+                return flagSlot.get(b.succs.getFirst());
+            }
+            return null;
+        }
+
         /**
          * In a resume point's method: the kept flags and loop aborts as constants, so that C2 sees which blocks
          * run (the code is flag-driven: with flags from memory every block and loop would stay reachable, and the
@@ -1780,13 +1799,8 @@ public final class CodeGen {
          * goes with the rest of the phase to the general method, which resumes each group where it stopped.
          */
         private void expectFlags(Block b) {
-            Set<Integer> flags = new HashSet<>(flagSlot.values());
-            flags.addAll(abortSlot.values());
-            Integer set = null;
-            if (b.exit == Block.Exit.GOTO && b.succs.size() == 1 && flagSlot.containsKey(b.succs.getFirst())
-                    && plan.run.get(b.succs.getFirst()) == Run.FLAG) {
-                set = flagSlot.get(b.succs.getFirst());
-            }
+            Set<Integer> flags = flagAndAbortSlots();
+            Integer set = expectedFlag(b);
             Label general = cb.newLabel();
             List<Integer> checked = new ArrayList<>();
             for (int[] k : keptAt.get(b)) {
@@ -1955,12 +1969,8 @@ public final class CodeGen {
          */
         private void idleSkip(Block bar, IdleWay way) {
             Label ordinary = cb.newLabel();
-            Set<Integer> flags = new HashSet<>(flagSlot.values());
-            flags.addAll(abortSlot.values());
-            Integer set = null;
-            if (flagSlot.containsKey(bar.succs.getFirst()) && plan.run.get(bar.succs.getFirst()) == Run.FLAG) {
-                set = flagSlot.get(bar.succs.getFirst());
-            }
+            Set<Integer> flags = flagAndAbortSlots();
+            Integer set = expectedFlag(bar);
             List<int[]> scalars = new ArrayList<>();
             for (int[] k : keptAt.get(bar)) {
                 if (k.length != 2 || k[0] == SPILL_REF) {
@@ -1993,12 +2003,14 @@ public final class CodeGen {
             cur = saved;
         }
 
+        /** The element type of a spill class's rows. */
         private static TypeKind spillTypeKind(int spillClass) {
             return switch (spillClass) {
                 case SPILL_INT -> TypeKind.INT;
                 case SPILL_LONG -> TypeKind.LONG;
                 case SPILL_FLOAT -> TypeKind.FLOAT;
-                default -> TypeKind.DOUBLE;
+                case SPILL_DOUBLE -> TypeKind.DOUBLE;
+                default -> TypeKind.REFERENCE;
             };
         }
 
@@ -2145,8 +2157,7 @@ public final class CodeGen {
             }
             if (t != bar) {
                 // Waits at t now: its stop, and the flags a resume after t expects (as t's spill would leave them).
-                Integer tset = flagSlot.containsKey(t.succs.getFirst()) && plan.run.get(t.succs.getFirst()) == Run.FLAG
-                        ? flagSlot.get(t.succs.getFirst()) : null;
+                Integer tset = expectedFlag(t);
                 for (int[] k : keptAt.get(t)) {
                     if (k.length == 2 && k[0] == SPILL_INT && flags.contains(k[1])) {
                         cb.aload(spillArraySlots[SPILL_INT]);
@@ -2169,31 +2180,14 @@ public final class CodeGen {
                     restoreVector(k);
                     continue;
                 }
+                TypeKind t = spillTypeKind(k[0]);
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                switch (k[0]) {
-                    case SPILL_INT -> {
-                        cb.iaload();
-                        cb.istore(k[1]);
-                    }
-                    case SPILL_LONG -> {
-                        cb.laload();
-                        cb.lstore(k[1]);
-                    }
-                    case SPILL_FLOAT -> {
-                        cb.faload();
-                        cb.fstore(k[1]);
-                    }
-                    case SPILL_DOUBLE -> {
-                        cb.daload();
-                        cb.dstore(k[1]);
-                    }
-                    default -> {
-                        cb.aaload();
-                        cb.checkcast(spillType(k[1]));
-                        cb.astore(k[1]);
-                    }
+                cb.arrayLoad(t);
+                if (k[0] == SPILL_REF) {
+                    cb.checkcast(spillType(k[1]));
                 }
+                cb.storeLocal(t, k[1]);
             }
             releaseTemps();
         }
@@ -2537,30 +2531,11 @@ public final class CodeGen {
                     spillVector(k);
                     continue;
                 }
+                TypeKind t = spillTypeKind(k[0]);
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
-                switch (k[0]) {
-                    case SPILL_INT -> {
-                        cb.iload(k[1]);
-                        cb.iastore();
-                    }
-                    case SPILL_LONG -> {
-                        cb.lload(k[1]);
-                        cb.lastore();
-                    }
-                    case SPILL_FLOAT -> {
-                        cb.fload(k[1]);
-                        cb.fastore();
-                    }
-                    case SPILL_DOUBLE -> {
-                        cb.dload(k[1]);
-                        cb.dastore();
-                    }
-                    default -> {
-                        cb.aload(k[1]);
-                        cb.aastore();
-                    }
-                }
+                cb.loadLocal(t, k[1]);
+                cb.arrayStore(t);
             }
             releaseTemps();
             clearKept(b);

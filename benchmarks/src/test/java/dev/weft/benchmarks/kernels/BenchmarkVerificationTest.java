@@ -2,6 +2,7 @@ package dev.weft.benchmarks.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Set;
@@ -37,6 +38,12 @@ class BenchmarkVerificationTest {
     void pairedBenchmark_coversEveryReportedKernel() throws NoSuchFieldException {
         String[] kernels = PairedBenchmark.class.getField("kernel").getAnnotation(Param.class).value();
         assertEquals(KernelsForReport.kernels().keySet(), Set.of(kernels));
+    }
+
+    @Test
+    void create_unknownKernel_rejectedNamingTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelStates.create("fft", "weft"));
+        assertEquals("kernel fft: not one of " + KernelStates.kernels(), e.getMessage());
     }
 
     @ParameterizedTest(name = "{0} {1}")

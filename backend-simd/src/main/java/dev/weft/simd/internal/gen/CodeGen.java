@@ -140,11 +140,11 @@ public final class CodeGen {
      * the group's values each time) slower than no pausing. 16 keeps the phases few. Session 6, the generated
      * reduction (first launch, 2^22 floats, loaded machine): 1 iteration per pause 4.2-5.1 ms, 2 4.1 ms, 4 1.9 ms,
      * 16 1.8-1.9 ms. Session 8, the histogram benchmark's kernel (16-thread groups, PairedBenchmark: weft over the
-     * hand-written rate in the same seconds, per iteration): 4 per pause 0.45-0.52, 8 0.61-0.69, 16 0.59-0.68,
-     * 32 0.50-0.57, 64 0.27-0.35. The read order wants few iterations per pause (a Java model of the histogram's
-     * order: 4 per pause 20-30% faster than 16), but a pause costs some 50 ns (spill, stop, the next group's
-     * restore), which eats the gain below 8. {@code -Dweft.simd.interleaveIterations=N} (at least 1) sets it, to
-     * compare.
+     * hand-written rate in the same seconds, medians of 5 iterations per run): 4 per pause 0.50, 8 0.64 and 0.62,
+     * 16 0.60, 0.57, 0.64 and 0.63, 32 0.56, 64 0.27. The read order wants few iterations per pause (a Java model of
+     * the histogram's order on one core: 4 per pause 20-30% faster than 16), but a pause costs some 50 ns (spill,
+     * stop, the next group's restore: 4 per pause against 8 adds 16384 pauses per SM and 0.86 ms per launch), which
+     * eats the gain below 8. {@code -Dweft.simd.interleaveIterations=N} (at least 1) sets it, to compare.
      */
     static final int INTERLEAVE_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.interleaveIterations", 16));
 
@@ -3600,9 +3600,9 @@ public final class CodeGen {
             // computed one, C2 boxes fewer masks on the way to the spill: measured (reduction benchmark, 2^22 floats,
             // warm) 1.64 MB allocated per pair of launches before, 1.48 MB after. C2 still boxes the two masks of the
             // histogram's pause where this jump meets the barrier's spill (perfasm); a copy of the spill code of its
-            // own for the pause removed that, but ran slower (session 8, paired histogram, two runs each: 0.41-0.71
-            // of the hand-written rate, medians 0.48 and 0.46, against 0.44-0.67 shared, medians 0.61 and 0.57), so
-            // the pause keeps the shared copy.
+            // own for the pause removed that, but ran slower (session 8, paired histogram, two runs each, 5
+            // iterations: 0.41-0.71 of the hand-written rate, medians 0.48 and 0.45, against 0.48-0.67 shared, medians
+            // 0.61 and 0.63), so the pause keeps the shared copy.
             for (int sl : acc) {
                 cb.getstatic(Vec.LANES, "ALL_TRUE", Vec.MASK);
                 cb.astore(sl);

@@ -201,7 +201,9 @@ public final class CodeGen {
      * MethodGen.hoistedShared}); {@code -Dweft.simd.sharedOncePerPhase=false} turns it off, to compare. Measured
      * (tiled sgemm, PairedBenchmark weft/vectorApi per 1-s iteration, flag on/off back to back, 2 cores shared with
      * other builds): quiet pairs on 0.217-0.228 / off 0.170-0.206, on 0.222-0.235 / off 0.204-0.214, off 0.208-0.215 /
-     * on 0.222-0.232 (then disturbed); one pair under load 7 the other way (on 0.203-0.228 / off 0.214-0.289). Per
+     * on 0.222-0.232 (then disturbed), off 0.175-0.191 / on 0.192-0.225; one pair under load 7 the other way (on
+     * 0.203-0.228 / off 0.214-0.289). Register-blocked sgemm on 0.272-0.285 / off 0.235-0.283; transpose on
+     * 0.655-0.760 / off 0.622-0.698; reduction (its array's length is blockDim.x: not fetched so) within noise. Per
      * group of the tile-loading phase it drops the reference row's array loads and two type checks, and C2 hoists
      * the tiles' lengths out of the group loop (perfasm).
      */

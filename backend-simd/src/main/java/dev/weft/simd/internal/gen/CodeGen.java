@@ -200,6 +200,20 @@ public final class CodeGen {
      */
     static final boolean MERGED_ATOMIC_CHECK = !"false".equals(System.getProperty("weft.simd.mergedAtomicCheck"));
 
+    /**
+     * A resume point's method fetches the CTA's shared arrays that its groups keep across barriers once per phase,
+     * before the group loop, instead of restoring them per group from the spill rows ({@code
+     * MethodGen.hoistedShared}); {@code -Dweft.simd.sharedOncePerPhase=false} turns it off, to compare. Measured
+     * (tiled sgemm, PairedBenchmark weft/vectorApi per 1-s iteration, flag on/off back to back, 2 cores shared with
+     * other builds): quiet pairs on 0.217-0.228 / off 0.170-0.206, on 0.222-0.235 / off 0.204-0.214, off 0.208-0.215 /
+     * on 0.222-0.232 (then disturbed), off 0.175-0.191 / on 0.192-0.225; one pair under load 7 the other way (on
+     * 0.203-0.228 / off 0.214-0.289). Register-blocked sgemm on 0.272-0.285 / off 0.235-0.283; transpose on
+     * 0.655-0.760 / off 0.622-0.698; reduction (its array's length is blockDim.x: not fetched so) within noise. Per
+     * group of the tile-loading phase it drops the reference row's array loads and two type checks, and C2 hoists
+     * the tiles' lengths out of the group loop (perfasm).
+     */
+    static final boolean SHARED_ONCE_PER_PHASE = !"false".equals(System.getProperty("weft.simd.sharedOncePerPhase"));
+
     private final Graph g;
     private final Cfg cfg;
     private final int warpSize;
@@ -915,6 +929,8 @@ public final class CodeGen {
         private final Set<List<Long>> spillEmitted = new HashSet<>();
         /** In a resume point's method: the kept locals no block of its phase writes (see {@link #unchangedSinceRestore}). */
         private Set<Long> unchanged;
+        /** See {@link #hoistedShared()}. */
+        private Map<Integer, Node> hoistedShared;
         private Label nextGroup;
         private final List<Integer> refInits = new ArrayList<>();
         /** The static types of spilled reference locals. */
@@ -1659,6 +1675,48 @@ public final class CodeGen {
             cb.astore(lanesArraySlot);
             cb.iconst_0();
             cb.istore(groupIndexSlot);
+            hoistedShared().forEach((slot, x) -> {
+                // Made by every group in the first phase: this returns that array (see SharedMemory#find).
+                cb.aload(ctaSlot);
+                cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
+                cb.loadConstant((Integer) x.aux);
+                scalar(x.in(0));
+                cb.invokevirtual(Vec.SHARED_MEMORY, sharedMethod(x.kind), mt(Vec.scalar(x.kind), CD_int, CD_int));
+                cb.astore(slot);
+            });
+        }
+
+        /**
+         * In a resume point's method (one barrier, every group resumed after it): the locals of the shared arrays kept
+         * across barriers that the phase prologue fetches once (slot to allocation), so that a group neither restores
+         * them from its row (an array load, a type check) nor has them cleared at its start, and C2 sees arrays
+         * invariant in the group loop. Only allocations of the entry block with a constant length: every group made
+         * them before its first barrier, so asking the CTA's shared memory again returns the same arrays and cannot
+         * fail. Why: in the tiled sgemm's phase that loads the tiles, the two tiles' arrays came back per group from
+         * the reference row, each with a type check, and their lengths were loaded again for every vector store.
+         */
+        private Map<Integer, Node> hoistedShared() {
+            if (hoistedShared == null) {
+                hoistedShared = new LinkedHashMap<>();
+                if (!SHARED_ONCE_PER_PHASE || resumeAt <= 0 || resumeAt >= Phases.YIELD) {
+                    return hoistedShared;
+                }
+                Set<Integer> keptRefs = new HashSet<>();
+                for (List<int[]> kept : keptAt.values()) {
+                    for (int[] k : kept) {
+                        if (k.length == 2 && k[0] == SPILL_REF) {
+                            keptRefs.add(k[1]);
+                        }
+                    }
+                }
+                for (Node x : g.entry().nodes) {
+                    if (x.op == Op.SHARED && storage.get(x.in(0)) instanceof Storage.Const
+                            && storage.get(x) instanceof Storage.Scalar sc && keptRefs.contains(sc.slot())) {
+                        hoistedShared.put(sc.slot(), x);
+                    }
+                }
+            }
+            return hoistedShared;
         }
 
         /**
@@ -2181,6 +2239,9 @@ public final class CodeGen {
         /** The values kept across the barrier at the end of {@code b}, back from this group's rows. */
         private void restoreKept(Block b) {
             for (int[] k : keptAt.get(b)) {
+                if (k[0] == SPILL_REF && hoistedShared().containsKey(k[1])) {
+                    continue;
+                }
                 if (k.length > 2) {
                     restoreVector(k);
                     continue;
@@ -2605,6 +2666,16 @@ public final class CodeGen {
             cb.labelBinding(ok);
         }
 
+        /** The {@code SharedMemory} method that makes a shared array of {@code kind}. */
+        private static String sharedMethod(Kind kind) {
+            return switch (kind) {
+                case INT_ARRAY -> "ints";
+                case LONG_ARRAY -> "longs";
+                case FLOAT_ARRAY -> "floats";
+                default -> "doubles";
+            };
+        }
+
         /**
          * A shared allocation: the CTA's k-th array, once per group (every thread of the group would get the same
          * array). An allocation the runtime refuses (over the limit, or not the array another thread got) faults
@@ -2615,12 +2686,7 @@ public final class CodeGen {
             Label end = cb.newLabel();
             Label handler = cb.newLabel();
             Label done = cb.newLabel();
-            String method = switch (x.kind) {
-                case INT_ARRAY -> "ints";
-                case LONG_ARRAY -> "longs";
-                case FLOAT_ARRAY -> "floats";
-                default -> "doubles";
-            };
+            String method = sharedMethod(x.kind);
             cb.labelBinding(start);
             cb.aload(ctaSlot);
             cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
@@ -3052,6 +3118,9 @@ public final class CodeGen {
                 cb.dstore(s);
             }
             for (int s : refInits) {
+                if (hoistedShared().containsKey(s)) {
+                    continue;
+                }
                 cb.aconst_null();
                 cb.astore(s);
             }

@@ -5624,15 +5624,15 @@ public final class CodeGen {
                 vector(x.in(0), r, cur);
                 for (int step = 0; step < Lanes.SCAN_STEPS; step++) {
                     cb.dup();
-                    cb.getstatic(Vec.LANES, "SCAN_UP_" + step, Vec.SHUFFLE);
+                    cb.getstatic(Vec.PERMUTES, "SCAN_UP_" + step, Vec.SHUFFLE);
                     cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, Vec.SHUFFLE));
-                    cb.getstatic(Vec.LANES, "SCAN_ABOVE_" + step, Vec.MASK);
+                    cb.getstatic(Vec.PERMUTES, "SCAN_ABOVE_" + step, Vec.MASK);
                     cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR, Vec.MASK));
                 }
                 if (r > 0) {
                     // t: the register before, scanned and carried; its last lane is the sum of every lane below
                     cb.aload(t);
-                    cb.getstatic(Vec.LANES, "SCAN_LAST", Vec.SHUFFLE);
+                    cb.getstatic(Vec.PERMUTES, "SCAN_LAST", Vec.SHUFFLE);
                     cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, Vec.SHUFFLE));
                     cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR));
                 }
@@ -5806,7 +5806,7 @@ public final class CodeGen {
                     case 1, 2 -> f ? "ROTATE_F" : "ROTATE_I";
                     default -> f ? "XOR_F" : "XOR_I";
                 };
-                cb.getstatic(Vec.LANES, table, mode == 0 ? Vec.SHUFFLE.arrayType(2) : Vec.SHUFFLE.arrayType());
+                cb.getstatic(Vec.PERMUTES, table, mode == 0 ? Vec.SHUFFLE.arrayType(2) : Vec.SHUFFLE.arrayType());
                 if (mode == 0) {
                     cb.loadConstant(Math.min(Integer.numberOfTrailingZeros(width), lg));
                     cb.aaload();
@@ -5826,7 +5826,7 @@ public final class CodeGen {
                 // the lanes [0, m) a rotation wraps around come from the register before: joined register s is
                 // rotated s above lane m, rotated s - 1 below it; the register part then only picks registers
                 int from = temp(TypeKind.REFERENCE);
-                cb.getstatic(Vec.LANES, f ? "FROM_F" : "FROM_I", Vec.MASK.arrayType());
+                cb.getstatic(Vec.PERMUTES, f ? "FROM_F" : "FROM_I", Vec.MASK.arrayType());
                 pushInt(known, j);
                 cb.aaload();
                 cb.astore(from);

@@ -421,47 +421,10 @@ public final class Lanes {
     }
 
     // Shuffles whose lane argument is the same in every lane (CodeGen.permuteShuffle): the data moves by Vector API
-    // rearranges of the warp's registers with shuffles from these tables (vpermd/vpermps on AVX2, never a trip through
-    // memory), and the lanes that take the moved value are computed as bits in O(1) here, with no loop over lanes.
+    // rearranges of the warp's registers with the constant shuffles of Permutes (vpermd/vpermps on AVX2, never a trip
+    // through memory), and the lanes that take the moved value are computed as bits in O(1) here, with no loop over lanes.
 
-    /** {@code ROTATE_*[m]}: lane {@code l} reads lane {@code (l - m) mod lanes}, the lanes of a warp rotated up by m. */
-    public static final VectorShuffle<Integer>[] ROTATE_I = shuffles(IS, (m, l) -> (l - m) & (L32 - 1));
-    public static final VectorShuffle<Float>[] ROTATE_F = shuffles(FS, (m, l) -> (l - m) & (L32 - 1));
-    /** {@code XOR_*[m]}: lane {@code l} reads lane {@code l ^ m}. */
-    public static final VectorShuffle<Integer>[] XOR_I = shuffles(IS, (m, l) -> l ^ m);
-    public static final VectorShuffle<Float>[] XOR_F = shuffles(FS, (m, l) -> l ^ m);
-    /**
-     * {@code IDX_*[log2 w][j]}, {@code w} up to the register's lanes: lane {@code l} reads lane {@code j} of its
-     * segment of {@code w} lanes (wider segments read lane {@code j} of the register, row {@code log2 lanes}).
-     */
-    public static final VectorShuffle<Integer>[][] IDX_I = segmentShuffles(IS);
-    public static final VectorShuffle<Float>[][] IDX_F = segmentShuffles(FS);
-    /** {@code FROM_*[m]}: the lanes {@code l >= m}, which a rotation by m fills from the same register. */
-    public static final VectorMask<Integer>[] FROM_I = lanesFrom(IS);
-    public static final VectorMask<Float>[] FROM_F = lanesFrom(FS);
-
-    // The folded warp scan (front.WarpScans, CodeGen's warpScanAdd): each register scanned in place by log2(lanes)
-    // steps of "add the register shifted up by 2^s lanes", then the total of the registers before it added. One static
-    // final field per step, not an array: C2 folds a static final's shuffle or mask to a constant vector, whereas an
-    // array element is loaded, type-checked and unboxed on every use.
-
-    /** Lane {@code l} reads lane {@code max(0, l - 2^s)}; {@code SCAN_ABOVE_s} says which lanes take it. */
-    public static final VectorShuffle<Integer> SCAN_UP_0 = IS.shuffleFromOp(l -> Math.max(0, l - 1));
-    public static final VectorShuffle<Integer> SCAN_UP_1 = IS.shuffleFromOp(l -> Math.max(0, l - 2));
-    public static final VectorShuffle<Integer> SCAN_UP_2 = IS.shuffleFromOp(l -> Math.max(0, l - 4));
-    public static final VectorShuffle<Integer> SCAN_UP_3 = IS.shuffleFromOp(l -> Math.max(0, l - 8));
-    /** The lanes {@code l >= 2^s}. */
-    public static final VectorMask<Integer> SCAN_ABOVE_0 = lanesAtLeast(1);
-    public static final VectorMask<Integer> SCAN_ABOVE_1 = lanesAtLeast(2);
-    public static final VectorMask<Integer> SCAN_ABOVE_2 = lanesAtLeast(4);
-    public static final VectorMask<Integer> SCAN_ABOVE_3 = lanesAtLeast(8);
-    private static VectorMask<Integer> lanesAtLeast(int lane) {
-        return IntVector.zero(IS).addIndex(1).compare(VectorOperators.GE, lane);
-    }
-
-    /** Every lane reads the register's last lane: a register's total, broadcast. */
-    public static final VectorShuffle<Integer> SCAN_LAST = IS.shuffleFromOp(l -> L32 - 1);
-    /** The scan steps of one register: log2 of its lanes (at most 4, the fields above). */
+    /** The scan steps of one register: log2 of its lanes (at most 4: Permutes' SCAN_ fields). */
     public static final int SCAN_STEPS = Integer.numberOfTrailingZeros(L32);
 
     /**
@@ -497,40 +460,6 @@ public final class Lanes {
                 m[l] = s * l;
             }
             t[s + MAX_GATHER_STRIDE] = m;
-        }
-        return t;
-    }
-
-    private interface LaneMap {
-        int source(int m, int lane);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> VectorShuffle<E>[] shuffles(VectorSpecies<E> s, LaneMap map) {
-        VectorShuffle<E>[] t = new VectorShuffle[s.length()];
-        for (int m = 0; m < t.length; m++) {
-            int mm = m;
-            t[m] = VectorShuffle.fromOp(s, l -> map.source(mm, l));
-        }
-        return t;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> VectorShuffle<E>[][] segmentShuffles(VectorSpecies<E> s) {
-        int rows = Integer.numberOfTrailingZeros(s.length()) + 1;
-        VectorShuffle<E>[][] t = new VectorShuffle[rows][];
-        for (int lw = 0; lw < rows; lw++) {
-            int w = 1 << lw;
-            t[lw] = shuffles(s, (j, l) -> (l & -w) | (j & (w - 1)));
-        }
-        return t;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> VectorMask<E>[] lanesFrom(VectorSpecies<E> s) {
-        VectorMask<E>[] t = new VectorMask[s.length()];
-        for (int m = 0; m < t.length; m++) {
-            t[m] = VectorMask.fromLong(s, -1L << m);
         }
         return t;
     }

@@ -21,6 +21,7 @@ final class Vec {
     static final ClassDesc SPECIES = ClassDesc.of("jdk.incubator.vector.VectorSpecies");
     static final ClassDesc OPERATORS = ClassDesc.of("jdk.incubator.vector.VectorOperators");
     static final ClassDesc LANES = ClassDesc.of("dev.weft.simd.internal.gen.Lanes");
+    static final ClassDesc PERMUTES = ClassDesc.of("dev.weft.simd.internal.gen.Permutes");
     static final ClassDesc SHARED_ATOMICS = ClassDesc.of("dev.weft.simd.internal.gen.SharedAtomics");
     static final ClassDesc CTA = ClassDesc.of("dev.weft.runtime.spi.Cta");
     static final ClassDesc SHARED_MEMORY = ClassDesc.of("dev.weft.runtime.spi.SharedMemory");

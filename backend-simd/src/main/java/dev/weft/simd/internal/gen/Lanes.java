@@ -22,41 +22,51 @@ public final class Lanes {
     /** The species of 32-bit lanes: the machine's preferred vector size. */
     public static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
     public static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
-    /** The species of 64-bit lanes, of the same bit size: half as many lanes. */
-    public static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;
-    public static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
     /** Lanes of a 32-bit register. */
     public static final int L32 = IS.length();
     /** Every lane set, as one object: what a paused group keeps as its grid-stride loop's mask (see CodeGen's interleavedPause). */
     public static final VectorMask<Integer> ALL_TRUE = IS.maskAll(true);
-    /** Lanes of a 64-bit register. */
-    public static final int L64 = LS.length();
+    /** Lanes of a 64-bit register (of {@link Wide}'s species, the same bit size as {@link #IS}). */
+    public static final int L64 = IS.vectorBitSize() / Long.SIZE;
     /** Whether the Vector API's scatter is a machine instruction here (AVX-512); else stores go lane by lane. */
     static final boolean NATIVE_SCATTER = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeScatter");
 
     private Lanes() {
     }
 
+    /**
+     * The species of 64-bit lanes, of the same bit size as {@link #IS}: half as many lanes. Apart, so that they are
+     * initialised when a kernel with long or double values first runs, not by every first compile (the Vector API's
+     * long and double classes of every shape: 14-22 ms of CPU in a fresh JVM here).
+     */
+    public static final class Wide {
+        public static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;
+        public static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
+
+        private Wide() {
+        }
+    }
+
     // ---- masks ------------------------------------------------------------------------------
 
     /** The low half of a 32-bit-lane mask as a 64-bit-lane mask. */
     public static VectorMask<Long> wideLo(VectorMask<Integer> m) {
-        return VectorMask.fromLong(LS, m.toLong());
+        return VectorMask.fromLong(Wide.LS, m.toLong());
     }
 
     /** The high half of a 32-bit-lane mask as a 64-bit-lane mask. */
     public static VectorMask<Long> wideHi(VectorMask<Integer> m) {
-        return VectorMask.fromLong(LS, m.toLong() >>> L64);
+        return VectorMask.fromLong(Wide.LS, m.toLong() >>> L64);
     }
 
     /** The low half of a 32-bit-lane mask as a double-lane mask (one call instead of three: less bytecode per kernel). */
     public static VectorMask<Double> wideLoDouble(VectorMask<Integer> m) {
-        return VectorMask.fromLong(DS, m.toLong());
+        return VectorMask.fromLong(Wide.DS, m.toLong());
     }
 
     /** The high half of a 32-bit-lane mask as a double-lane mask. */
     public static VectorMask<Double> wideHiDouble(VectorMask<Integer> m) {
-        return VectorMask.fromLong(DS, m.toLong() >>> L64);
+        return VectorMask.fromLong(Wide.DS, m.toLong() >>> L64);
     }
 
     /** A 32-bit-lane mask as a float-lane mask. */
@@ -113,14 +123,14 @@ public final class Lanes {
     public static IntVector div(IntVector a, IntVector b) {
         IntVector q;
         if (L32 == L64) {
-            q = (IntVector) ((DoubleVector) a.convertShape(VectorOperators.I2D, DS, 0))
-                    .div((DoubleVector) b.convertShape(VectorOperators.I2D, DS, 0))
+            q = (IntVector) ((DoubleVector) a.convertShape(VectorOperators.I2D, Wide.DS, 0))
+                    .div((DoubleVector) b.convertShape(VectorOperators.I2D, Wide.DS, 0))
                     .convertShape(VectorOperators.D2I, IS, 0);
         } else {
-            DoubleVector a0 = (DoubleVector) a.convertShape(VectorOperators.I2D, DS, 0);
-            DoubleVector a1 = (DoubleVector) a.convertShape(VectorOperators.I2D, DS, 1);
-            DoubleVector b0 = (DoubleVector) b.convertShape(VectorOperators.I2D, DS, 0);
-            DoubleVector b1 = (DoubleVector) b.convertShape(VectorOperators.I2D, DS, 1);
+            DoubleVector a0 = (DoubleVector) a.convertShape(VectorOperators.I2D, Wide.DS, 0);
+            DoubleVector a1 = (DoubleVector) a.convertShape(VectorOperators.I2D, Wide.DS, 1);
+            DoubleVector b0 = (DoubleVector) b.convertShape(VectorOperators.I2D, Wide.DS, 0);
+            DoubleVector b1 = (DoubleVector) b.convertShape(VectorOperators.I2D, Wide.DS, 1);
             IntVector q0 = (IntVector) a0.div(b0).convertShape(VectorOperators.D2I, IS, 0);
             IntVector q1 = (IntVector) a1.div(b1).convertShape(VectorOperators.D2I, IS, -1);
             q = q0.or(q1);
@@ -171,14 +181,14 @@ public final class Lanes {
         // ceil(-0.5) is -0.0). |x| >= 2^52, infinities and NaN are their own floor and ceiling.
         DoubleVector r = rint(x);
         VectorMask<Double> step = down ? r.compare(VectorOperators.GT, x) : r.compare(VectorOperators.LT, x);
-        r = r.sub(DoubleVector.broadcast(DS, down ? 1.0 : -1.0), step);
+        r = r.sub(DoubleVector.broadcast(Wide.DS, down ? 1.0 : -1.0), step);
         return copySign(r, x);
     }
 
     /** {@link Math#rint} lane by lane, bit for bit: round half to even. */
     public static DoubleVector rint(DoubleVector x) {
         // Adding and subtracting 2^52 rounds to an integer in the current (nearest-even) mode.
-        DoubleVector two52 = DoubleVector.broadcast(DS, 0x1p52);
+        DoubleVector two52 = DoubleVector.broadcast(Wide.DS, 0x1p52);
         DoubleVector a = x.abs();
         DoubleVector r = a.add(two52).sub(two52);
         VectorMask<Double> small = a.compare(VectorOperators.LT, 0x1p52);
@@ -227,7 +237,7 @@ public final class Lanes {
 
     /** {@link Math#signum(double)} lane by lane: 1, -1, or x itself for zeros and NaN. */
     public static DoubleVector signum(DoubleVector x) {
-        DoubleVector one = copySign(DoubleVector.broadcast(DS, 1.0), x);
+        DoubleVector one = copySign(DoubleVector.broadcast(Wide.DS, 1.0), x);
         VectorMask<Double> keep = x.compare(VectorOperators.EQ, 0.0).or(x.test(VectorOperators.IS_NAN));
         return one.blend(x, keep);
     }
@@ -258,7 +268,7 @@ public final class Lanes {
 
     /** {@link Double#doubleToLongBits}: every NaN as the canonical one. */
     public static LongVector doubleToLongBits(DoubleVector x) {
-        return x.reinterpretAsLongs().blend(0x7ff8000000000000L, x.test(VectorOperators.IS_NAN).cast(LS));
+        return x.reinterpretAsLongs().blend(0x7ff8000000000000L, x.test(VectorOperators.IS_NAN).cast(Wide.LS));
     }
 
     public static DoubleVector longBitsToDouble(LongVector x) {

@@ -38,13 +38,13 @@ public final class C1Exclusion {
      * {@code -Dweft.simd.lazyC1Exclusion=true} installs the directive only when the first kernel is bound (its first
      * launch), after any user compile under way, instead of from the moment the backend is loaded.
      *
-     * <p>Measured (FirstCompileBenchmark, first kernel compiled at once after {@code Device.create()}, fresh JVMs
-     * interleaved, busy machine): the compile itself took 119-168 ms of wall time instead of 198-240 (saxpy,
-     * black-scholes, tiled sgemm, scan medians), the directive's 130-200 ms of CPU no longer sharing the two cores
-     * with it. But the first launch then waits for the installation (a scratch main, saxpy compiled and launched at
-     * once: compile 173-405 ms then launch 250-430 ms, against 264-370 then 69-107 installed eagerly; created to
-     * launched 454-878 ms against 361-523). The cost moves from the compile to the first launch and grows there, so
-     * it is off by default.
+     * <p>Measured (FirstCompileBenchmark, first kernel compiled at once after {@code Device.create()}, 5 fresh JVMs
+     * per kernel, the same minutes, with the warm-up's compiles giving way too): the compile itself took 119-168 ms
+     * of wall time instead of 144-245 installed eagerly (medians for saxpy, black-scholes, tiled sgemm and scan), the
+     * directive's 130-200 ms of CPU no longer sharing the two cores with it. But the first launch then waits for
+     * the installation (a scratch main, saxpy compiled and launched at once, 3 runs each: compile 173-405 ms then
+     * launch 250-430 ms, against 264-370 then 69-107 installed eagerly; created to launched 454-878 ms against
+     * 361-523). The cost moves from the compile to the first launch and grows there, so it is off by default.
      */
     static final boolean LAZY = Boolean.getBoolean("weft.simd.lazyC1Exclusion");
 

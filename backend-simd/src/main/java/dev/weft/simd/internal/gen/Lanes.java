@@ -35,9 +35,10 @@ public final class Lanes {
     }
 
     /**
-     * The species of 64-bit lanes, of the same bit size as {@link #IS}: half as many lanes. Apart, so that they are
-     * initialised when a kernel with long or double values first runs, not by every first compile (the Vector API's
-     * long and double classes of every shape: 14-22 ms of CPU in a fresh JVM here).
+     * The species of 64-bit lanes, of the same bit size as {@link #IS}: half as many lanes. Apart, so that a first
+     * compile does not initialise them (the Vector API's long and double classes of every shape: 14-22 ms of CPU in
+     * a fresh JVM here); the warm-up does after its compiles, or failing that a kernel with long or double values
+     * on its first run.
      */
     public static final class Wide {
         public static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;

@@ -11,10 +11,12 @@ import jdk.incubator.vector.VectorSpecies;
  * of warp shuffles whose lane argument is uniform (CodeGen's permuteShuffle) and of the folded warp scan (CodeGen's
  * warpScanAdd).
  *
- * <p>Apart from {@link Lanes} so that they are built when a kernel that reads them first runs, not when the compiler
- * first touches {@code Lanes}: building them takes the Vector API through dozens of shuffles and masks and a lambda
- * each, interpreted, which was most of the 40-60 ms of CPU that {@code Lanes}' initialisation took in a fresh JVM,
- * on every first compile (measured here, a main that only touched {@code Lanes.L32}).
+ * <p>Apart from {@link Lanes} so that a first compile does not build them: building them takes the Vector API through
+ * dozens of shuffles and masks and a lambda each, interpreted, which was most of the 40-60 ms of CPU that
+ * {@code Lanes}' initialisation took in a fresh JVM, paid by the first compile whenever it reached {@code Lanes}
+ * before the warm-up (measured here, a main that only touched {@code Lanes.L32}: 16 ms after the move). The warm-up
+ * builds them in the background after its compiles; failing that, a kernel that reads them builds them on its first
+ * run.
  */
 public final class Permutes {
 

@@ -26,7 +26,7 @@ public final class Background {
     /** Background jobs whose results a launch will use (the methods per resume point) still under way. */
     private static final AtomicInteger PENDING = new AtomicInteger();
     /** The longest one checkpoint waits for foreground compiles: longer than any compile measured here. */
-    private static final long MAX_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    public static final long MAX_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How often a waiting background thread looks again. */
     private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
@@ -92,7 +92,17 @@ public final class Background {
      * most {@link #MAX_WAIT_NANOS}); elsewhere returns at once.
      */
     public static void yieldToForeground() {
-        if (!isBackground() || FOREGROUND.get() == 0) {
+        if (isBackground()) {
+            waitForForeground();
+        }
+    }
+
+    /**
+     * Waits while a user's compile is under way, on any thread (at most {@link #MAX_WAIT_NANOS}): for background
+     * work on threads of its own (the C1 exclusion's installation).
+     */
+    public static void waitForForeground() {
+        if (FOREGROUND.get() == 0) {
             return;
         }
         long deadline = System.nanoTime() + MAX_WAIT_NANOS;

@@ -91,6 +91,15 @@ final class Compiler {
      */
     static final boolean LOOP_FISSION = !"false".equals(System.getProperty("weft.simd.loopFission"));
 
+    /**
+     * {@code -Dweft.simd.warmUpYields=true}: a compile on a background thread (the warm-up's) gives way to a user's
+     * compile at its phase boundaries (before parsing, analyses and code generation). Off by default: measured
+     * (FirstCompileBenchmark, first kernel at once after the device, interleaved fresh JVMs), the user's compile then
+     * waited less for a core but did the warm-up's class loading and linking itself (compiling thread's CPU 64-130
+     * ms instead of 44-79), for the same wall time within noise; {@link WarmUp} explains why its compiles run on.
+     */
+    static final boolean WARM_UP_YIELDS = Boolean.getBoolean("weft.simd.warmUpYields");
+
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
     /**
@@ -236,6 +245,9 @@ final class Compiler {
      * {@link Profiling}), in groups of whole warps.
      */
     static Code compile(LambdaSource src, int warpSize, boolean profiled) {
+        if (WARM_UP_YIELDS) {
+            Background.yieldToForeground();
+        }
         long t0 = System.nanoTime();
         MethodModel impl = src.implementation();
         ClassModel cls = src.implClassModel();
@@ -249,6 +261,9 @@ final class Compiler {
             LoopFission.split(g);
         }
         long tParse = System.nanoTime();
+        if (WARM_UP_YIELDS) {
+            Background.yieldToForeground();
+        }
         Cfg cfg = new Cfg(g);
         List<String> allocations = SharedAllocations.number(g, cfg);
         if (!allocations.isEmpty()) {
@@ -356,6 +371,9 @@ final class Compiler {
             Profiling profiling = profiled ? new Profiling(g, warpSize, group) : null;
             gen.withProfiling(profiling);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
+            if (WARM_UP_YIELDS) {
+                Background.yieldToForeground();
+            }
             long tGen0 = System.nanoTime();
             byte[] bytes;
             int largest;
@@ -593,8 +611,19 @@ final class Compiler {
         return (tenths / 10) + "." + (tenths % 10);
     }
 
-    private static String sanitize(String s) {
-        return s.replaceAll("[^A-Za-z0-9_]", "_");
+    /**
+     * {@code s} with every character but ASCII letters, digits and {@code _} replaced by {@code _}. (Not
+     * {@code replaceAll}: its pattern's compile and lambdas were a cold cost of every first compile.)
+     */
+    static String sanitize(String s) {
+        char[] c = s.toCharArray();
+        for (int i = 0; i < c.length; i++) {
+            char x = c[i];
+            if (!(x >= 'A' && x <= 'Z' || x >= 'a' && x <= 'z' || x >= '0' && x <= '9' || x == '_')) {
+                c[i] = '_';
+            }
+        }
+        return new String(c);
     }
 
     /**

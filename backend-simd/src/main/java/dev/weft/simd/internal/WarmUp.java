@@ -89,6 +89,11 @@ final class WarmUp {
                     c.kernel().bind(k);
                 }
             }
+            // The constant tables of warp shuffles and scans and the 64-bit species, which no compile builds (see
+            // Permutes, Lanes.Wide): built here, so that a user kernel's first run does not build them.
+            Background.yieldToForeground();
+            java.util.Objects.requireNonNull(dev.weft.simd.internal.gen.Permutes.SCAN_LAST);
+            java.util.Objects.requireNonNull(dev.weft.simd.internal.gen.Lanes.Wide.DS);
             Dim3 grid = new Dim3((n + BLOCK - 1) / BLOCK, 1, 1);
             Dim3 block = new Dim3(BLOCK, 1, 1);
             Cta cta = new Cta();

@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code Compiler.Resumed}), not measured here.
  * Wall-clock single shots on a shared machine: read medians and compare the rows, not the digits. Each fork also
  * prints the compiling thread's CPU time ({@code # compiling thread CPU}), which other load on the machine
- * disturbs less than the wall time.
+ * disturbs less than the wall time. With {@code -jvmArgsAppend -Dweft.bench.threads=true} (Linux) each fork also
+ * says where the compile's wall time went: the compiling thread running, waiting for a core, or blocked, and the
+ * CPU every other thread of the JVM took meanwhile ({@link ThreadTimes}; reading it adds a few ms to the score).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -60,12 +62,17 @@ public class FirstCompileBenchmark {
     private Kernel target;
     private java.lang.management.ThreadMXBean threads;
     private long cpuNanos;
+    /** The diagnostic mode's readings; null without {@code -Dweft.bench.threads=true}. */
+    private ThreadTimes times;
 
     @Setup(Level.Trial)
     public void setup() throws InterruptedException {
         // Loaded before the device, so that the measured compile does not pay for it.
         threads = java.lang.management.ManagementFactory.getThreadMXBean();
         threads.getCurrentThreadCpuTime();
+        if (Boolean.getBoolean("weft.bench.threads")) {
+            times = new ThreadTimes();
+        }
         device = Device.create();
         var all = KernelsForReport.kernels();
         target = all.get(kernel);
@@ -88,14 +95,24 @@ public class FirstCompileBenchmark {
     public void tearDown() {
         System.out.println("# compiling thread CPU: " + (cpuNanos / 100_000) / 10.0 + " ms (" + kernel + ", pauseMs "
                 + pauseMs + ", kernelsBefore " + kernelsBefore + ")");
+        if (times != null) {
+            System.out.println(times);
+        }
         device.close();
     }
 
     @Benchmark
     public CompileReport firstCompile() {
+        if (times != null) {
+            times.begin();
+        }
+        long wall0 = System.nanoTime();
         long cpu0 = threads.getCurrentThreadCpuTime();
         CompileReport r = device.compileReport(target);
         cpuNanos = threads.getCurrentThreadCpuTime() - cpu0;
+        if (times != null) {
+            times.end(System.nanoTime() - wall0);
+        }
         if (!r.compiled()) {
             throw new IllegalStateException(kernel + " did not compile: " + r.summary());
         }

@@ -35,36 +35,62 @@ public final class C1Exclusion {
     static final String PATTERN = HiddenClasses.PACKAGE + "Kernel*.*";
 
     /**
-     * The directive's installation, started when the backend is loaded: starting the platform MBean server
-     * takes some 200 ms here, which should not fall on the first kernel's compile.
+     * {@code -Dweft.simd.lazyC1Exclusion=true} installs the directive only when the first kernel is bound (its first
+     * launch), after any user compile under way, instead of from the moment the backend is loaded.
+     *
+     * <p>Measured (FirstCompileBenchmark, first kernel compiled at once after {@code Device.create()}, 5 fresh JVMs
+     * per kernel, the same minutes, with the warm-up's compiles giving way too): the compile itself took 119-168 ms
+     * of wall time instead of 144-245 installed eagerly (medians for saxpy, black-scholes, tiled sgemm and scan), the
+     * directive's 130-200 ms of CPU no longer sharing the two cores with it. But the first launch then waits for
+     * the installation (a scratch main, saxpy compiled and launched at once, 3 runs each: compile 173-405 ms then
+     * launch 250-430 ms, against 264-370 then 69-107 installed eagerly; created to launched 454-878 ms against
+     * 361-523). The cost moves from the compile to the first launch and grows there, so it is off by default.
      */
-    private static final java.util.concurrent.CompletableFuture<Boolean> INSTALLED =
-            java.util.concurrent.CompletableFuture.supplyAsync(C1Exclusion::install, task -> {
-                Thread t = new Thread(task, "weft-jit-directive");
-                t.setDaemon(true);
-                t.start();
-            });
+    static final boolean LAZY = Boolean.getBoolean("weft.simd.lazyC1Exclusion");
+
+    /** The directive's installation; started by {@link #start} or {@link #ensure}, once per JVM. */
+    private static final class Installation {
+        static final java.util.concurrent.CompletableFuture<Boolean> INSTALLED =
+                java.util.concurrent.CompletableFuture.supplyAsync(C1Exclusion::install, task -> {
+                    Thread t = new Thread(task, "weft-jit-directive");
+                    t.setDaemon(true);
+                    t.start();
+                });
+    }
+
+    /** Whether the installation was started (the holder class initialised). */
+    private static volatile boolean started;
 
     private C1Exclusion() {
     }
 
-    /** Starts installing the directive, if not yet started. */
+    /**
+     * The backend was loaded: starts installing the directive, on a thread of its own (with
+     * {@code -Dweft.simd.lazyC1Exclusion=true} nothing: the first {@link #ensure} starts it).
+     */
     public static void start() {
-        INSTALLED.isDone();
+        if (!LAZY) {
+            installation();
+        }
     }
 
-    /** Whether installing the directive is known to have failed (false while it is still under way). */
+    private static java.util.concurrent.CompletableFuture<Boolean> installation() {
+        started = true;
+        return Installation.INSTALLED;
+    }
+
+    /** Whether installing the directive is known to have failed (false while it is still under way or not started). */
     public static boolean failed() {
-        return INSTALLED.isDone() && !INSTALLED.getNow(false);
+        return started && Installation.INSTALLED.isDone() && !Installation.INSTALLED.getNow(false);
     }
 
     /**
-     * Whether generated kernels skip C1 in this JVM, waiting for the installation to finish: called before a
-     * kernel first runs, so that C1 never sees one.
+     * Whether generated kernels skip C1 in this JVM, starting the installation if not yet started and waiting for
+     * it to finish: called before a kernel first runs, so that C1 never sees one.
      */
     public static boolean ensure() {
         try {
-            return INSTALLED.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            return installation().get(10, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
@@ -100,15 +126,27 @@ public final class C1Exclusion {
         }
     }
 
+    /**
+     * Installs the directive. Starting the platform MBean server is its cost: some 200 ms of CPU in a fresh JVM
+     * (sampled: three quarters of it registering the platform MXBeans, each introspected as an MXBean; the
+     * DiagnosticCommand MBean has no public way in without that server), which on two cores competes with a user's
+     * first compile when the device was created just before. Lazily ({@link #LAZY}) it waits while a user's compile
+     * is under way (at most {@link dev.weft.simd.internal.Background#MAX_WAIT_NANOS}). The temporary file is not
+     * made by {@link Files#createTempFile}, whose name comes from a {@link java.security.SecureRandom}: seeding it
+     * took 30-40 ms of CPU in a fresh JVM here (and loaded some 40 security classes).
+     */
     private static boolean install() {
         if (!c2Compiles()) {
             // Excluding C1 where C2 never compiles would leave kernels interpreted.
             return false;
         }
         try {
-            Path file = Files.createTempFile("weft-c1-exclusion", ".json");
+            Path file = directiveFile();
             try {
                 Files.writeString(file, "[{ match: \"" + PATTERN + "\", c1: { Exclude: true } }]");
+                if (LAZY) {
+                    dev.weft.simd.internal.Background.waitForForeground();
+                }
                 MBeanServer server = ManagementFactory.getPlatformMBeanServer();
                 ObjectName command = new ObjectName("com.sun.management:type=DiagnosticCommand");
                 Object reply = server.invoke(command, "compilerDirectivesAdd", new Object[] {new String[] {"\"" + file + "\""}},
@@ -119,6 +157,25 @@ public final class C1Exclusion {
             }
         } catch (Exception | LinkageError e) {
             return false;
+        }
+    }
+
+    /**
+     * A new empty file in the temporary directory for the directive: only this JVM writes it (created new, so
+     * never one another user made), and it is deleted once read.
+     */
+    private static Path directiveFile() throws java.io.IOException {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+        String stem = "weft-c1-exclusion-" + Integer.toHexString(System.identityHashCode(new Object())) + "-";
+        for (int attempt = 0; ; attempt++) {
+            Path file = dir.resolve(stem + Long.toHexString(System.nanoTime()) + ".json");
+            try {
+                return Files.createFile(file);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+            }
         }
     }
 }

@@ -2312,7 +2312,7 @@ public final class CodeGen {
         private void restoreVector(int[] k) {
             Kind kind = Kind.values()[k[3]];
             if (inlineSpill(k)) {
-                cb.getstatic(Vec.LANES, Vec.species(kind), Vec.SPECIES);
+                cb.getstatic(Vec.speciesOwner(kind), Vec.species(kind), Vec.SPECIES);
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
                 cb.invokestatic(Vec.vector(kind), "fromArray", mt(Vec.vector(kind), Vec.SPECIES, Vec.scalar(kind).arrayType(), CD_int));
@@ -3195,7 +3195,7 @@ public final class CodeGen {
             }
             for (Kind k : new java.util.TreeSet<>(vectorInitKinds)) {
                 int sl = local(TypeKind.REFERENCE);
-                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                 cb.invokestatic(Vec.vector(k), "zero", mt(Vec.vector(k), Vec.SPECIES));
                 cb.astore(sl);
                 zeroSlots.put(k, sl);
@@ -3216,7 +3216,7 @@ public final class CodeGen {
                     cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
                     cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
                 } else {
-                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                     cb.iconst_0();
                     cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
                 }
@@ -3981,12 +3981,12 @@ public final class CodeGen {
             switch (st) {
                 case Storage.Vectors vs -> cb.aload(vs.slots()[r]);
                 case Storage.Scalar s -> {
-                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                     cb.loadLocal(Vec.typeKind(k), s.slot());
                     cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
                 }
                 case Storage.Const c -> {
-                    cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                     constant(c.value(), k);
                     cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
                 }
@@ -4555,7 +4555,7 @@ public final class CodeGen {
         /** Converts the 32-bit-lane vector on the stack to half {@code part} of it in 64-bit lanes. */
         private void widen(Kind from, Kind to, String conv, int part) {
             cb.getstatic(Vec.OPERATORS, conv, Vec.operatorType(conv));
-            cb.getstatic(Vec.LANES, Vec.species(to), Vec.SPECIES);
+            cb.getstatic(Vec.speciesOwner(to), Vec.species(to), Vec.SPECIES);
             cb.loadConstant(part);
             cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, conversionType(), Vec.SPECIES, CD_int));
             cb.checkcast(Vec.vector(to));
@@ -4651,7 +4651,7 @@ public final class CodeGen {
                         for (int half = 0; half < 2; half++) {
                             vector(a, 2 * r + half, cur);
                             cb.getstatic(Vec.OPERATORS, c.name(), Vec.operatorType(c.name()));
-                            cb.getstatic(Vec.LANES, Vec.species(c.to), Vec.SPECIES);
+                            cb.getstatic(Vec.speciesOwner(c.to), Vec.species(c.to), Vec.SPECIES);
                             cb.loadConstant(-half);
                             cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, conversionType(), Vec.SPECIES, CD_int));
                             cb.checkcast(Vec.vector(c.to));
@@ -4868,7 +4868,7 @@ public final class CodeGen {
                 Label slow = cb.newLabel();
                 fastRangeCheck(idx, arr, slow);
                 for (int r = 0; r < regs(ek); r++) {
-                    cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
                     scalar(arr);
                     registerOffset(idx, r, ek);
                     cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
@@ -4878,7 +4878,7 @@ public final class CodeGen {
                 cb.labelBinding(slow);
                 contiguousFaults(idx, arr);
                 for (int r = 0; r < regs(ek); r++) {
-                    cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
                     scalar(arr);
                     registerOffset(idx, r, ek);
                     curMask(ek, r);
@@ -4891,7 +4891,7 @@ public final class CodeGen {
                     Label slow = cb.newLabel();
                     stridedRangeCheck(idx, arr, slow);
                     for (int r = 0; r < regs(ek); r++) {
-                        cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                        cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
                         scalar(arr);
                         registerOffset(idx, r, ek);
                         cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
@@ -4911,7 +4911,7 @@ public final class CodeGen {
                 cb.ifeq(empty);
                 int map = scratch.get(Kind.INT);
                 for (int r = 0; r < regs(ek); r++) {
-                    cb.getstatic(Vec.LANES, Vec.species(ek), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
                     scalar(arr);
                     cb.iconst_0();
                     cb.aload(map);
@@ -4933,7 +4933,7 @@ public final class CodeGen {
                 if (zero != null) {
                     cb.aload(zero);
                 } else {
-                    cb.getstatic(Vec.LANES, Vec.species(x.kind), Vec.SPECIES);
+                    cb.getstatic(Vec.speciesOwner(x.kind), Vec.species(x.kind), Vec.SPECIES);
                     cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
                 }
                 storeVector(x, r);
@@ -5599,7 +5599,7 @@ public final class CodeGen {
             Kind k = x.kind;
             int s = scratch.get(k);
             for (int r = 0; r < regs(k); r++) {
-                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                 cb.aload(s);
                 cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
@@ -5667,7 +5667,7 @@ public final class CodeGen {
             cb.loadConstant(warpSize);
             cb.invokestatic(Vec.LANES, "shuffle", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int.arrayType(), CD_int, CD_long, CD_int, CD_int, CD_int));
             for (int r = 0; r < regs(k); r++) {
-                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                 cb.aload(s);
                 cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
@@ -5702,15 +5702,15 @@ public final class CodeGen {
                 vector(x.in(0), r, cur);
                 for (int step = 0; step < Lanes.SCAN_STEPS; step++) {
                     cb.dup();
-                    cb.getstatic(Vec.LANES, "SCAN_UP_" + step, Vec.SHUFFLE);
+                    cb.getstatic(Vec.PERMUTES, "SCAN_UP_" + step, Vec.SHUFFLE);
                     cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, Vec.SHUFFLE));
-                    cb.getstatic(Vec.LANES, "SCAN_ABOVE_" + step, Vec.MASK);
+                    cb.getstatic(Vec.PERMUTES, "SCAN_ABOVE_" + step, Vec.MASK);
                     cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR, Vec.MASK));
                 }
                 if (r > 0) {
                     // t: the register before, scanned and carried; its last lane is the sum of every lane below
                     cb.aload(t);
-                    cb.getstatic(Vec.LANES, "SCAN_LAST", Vec.SHUFFLE);
+                    cb.getstatic(Vec.PERMUTES, "SCAN_LAST", Vec.SHUFFLE);
                     cb.invokevirtual(Vec.INT_VECTOR, "rearrange", mt(Vec.INT_VECTOR, Vec.SHUFFLE));
                     cb.invokevirtual(Vec.INT_VECTOR, "add", mt(Vec.INT_VECTOR, Vec.VECTOR));
                 }
@@ -5884,7 +5884,7 @@ public final class CodeGen {
                     case 1, 2 -> f ? "ROTATE_F" : "ROTATE_I";
                     default -> f ? "XOR_F" : "XOR_I";
                 };
-                cb.getstatic(Vec.LANES, table, mode == 0 ? Vec.SHUFFLE.arrayType(2) : Vec.SHUFFLE.arrayType());
+                cb.getstatic(Vec.PERMUTES, table, mode == 0 ? Vec.SHUFFLE.arrayType(2) : Vec.SHUFFLE.arrayType());
                 if (mode == 0) {
                     cb.loadConstant(Math.min(Integer.numberOfTrailingZeros(width), lg));
                     cb.aaload();
@@ -5904,7 +5904,7 @@ public final class CodeGen {
                 // the lanes [0, m) a rotation wraps around come from the register before: joined register s is
                 // rotated s above lane m, rotated s - 1 below it; the register part then only picks registers
                 int from = temp(TypeKind.REFERENCE);
-                cb.getstatic(Vec.LANES, f ? "FROM_F" : "FROM_I", Vec.MASK.arrayType());
+                cb.getstatic(Vec.PERMUTES, f ? "FROM_F" : "FROM_I", Vec.MASK.arrayType());
                 pushInt(known, j);
                 cb.aaload();
                 cb.astore(from);
@@ -5943,7 +5943,7 @@ public final class CodeGen {
             for (int r = 0; r < regs; r++) {
                 vector(x.in(0), r, cur);
                 cb.aload(out[r]);
-                cb.getstatic(Vec.LANES, Vec.species(k), Vec.SPECIES);
+                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
                 cb.lload(take);
                 if (r > 0) {
                     cb.loadConstant(r * lanes);
@@ -6101,7 +6101,7 @@ public final class CodeGen {
             cb.goto_(loop);
             cb.labelBinding(end);
             for (int r = 0; r < regs(rk); r++) {
-                cb.getstatic(Vec.LANES, Vec.species(rk), Vec.SPECIES);
+                cb.getstatic(Vec.speciesOwner(rk), Vec.species(rk), Vec.SPECIES);
                 cb.aload(scratch.get(rk));
                 cb.loadConstant(resultOffset + r * lanes(rk));
                 cb.invokestatic(Vec.vector(rk), "fromArray", mt(Vec.vector(rk), Vec.SPECIES, Vec.scalar(rk.arrayOf()), CD_int));

@@ -22,41 +22,52 @@ public final class Lanes {
     /** The species of 32-bit lanes: the machine's preferred vector size. */
     public static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
     public static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
-    /** The species of 64-bit lanes, of the same bit size: half as many lanes. */
-    public static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;
-    public static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
     /** Lanes of a 32-bit register. */
     public static final int L32 = IS.length();
     /** Every lane set, as one object: what a paused group keeps as its grid-stride loop's mask (see CodeGen's interleavedPause). */
     public static final VectorMask<Integer> ALL_TRUE = IS.maskAll(true);
-    /** Lanes of a 64-bit register. */
-    public static final int L64 = LS.length();
+    /** Lanes of a 64-bit register (of {@link Wide}'s species, the same bit size as {@link #IS}). */
+    public static final int L64 = IS.vectorBitSize() / Long.SIZE;
     /** Whether the Vector API's scatter is a machine instruction here (AVX-512); else stores go lane by lane. */
     static final boolean NATIVE_SCATTER = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeScatter");
 
     private Lanes() {
     }
 
+    /**
+     * The species of 64-bit lanes, of the same bit size as {@link #IS}: half as many lanes. Apart, so that a first
+     * compile does not initialise them (the Vector API's long and double classes of every shape: 14-22 ms of CPU in
+     * a fresh JVM here); the warm-up does after its compiles, or failing that a kernel with long or double values
+     * on its first run.
+     */
+    public static final class Wide {
+        public static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;
+        public static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
+
+        private Wide() {
+        }
+    }
+
     // ---- masks ------------------------------------------------------------------------------
 
     /** The low half of a 32-bit-lane mask as a 64-bit-lane mask. */
     public static VectorMask<Long> wideLo(VectorMask<Integer> m) {
-        return VectorMask.fromLong(LS, m.toLong());
+        return VectorMask.fromLong(Wide.LS, m.toLong());
     }
 
     /** The high half of a 32-bit-lane mask as a 64-bit-lane mask. */
     public static VectorMask<Long> wideHi(VectorMask<Integer> m) {
-        return VectorMask.fromLong(LS, m.toLong() >>> L64);
+        return VectorMask.fromLong(Wide.LS, m.toLong() >>> L64);
     }
 
     /** The low half of a 32-bit-lane mask as a double-lane mask (one call instead of three: less bytecode per kernel). */
     public static VectorMask<Double> wideLoDouble(VectorMask<Integer> m) {
-        return VectorMask.fromLong(DS, m.toLong());
+        return VectorMask.fromLong(Wide.DS, m.toLong());
     }
 
     /** The high half of a 32-bit-lane mask as a double-lane mask. */
     public static VectorMask<Double> wideHiDouble(VectorMask<Integer> m) {
-        return VectorMask.fromLong(DS, m.toLong() >>> L64);
+        return VectorMask.fromLong(Wide.DS, m.toLong() >>> L64);
     }
 
     /** A 32-bit-lane mask as a float-lane mask. */
@@ -113,14 +124,14 @@ public final class Lanes {
     public static IntVector div(IntVector a, IntVector b) {
         IntVector q;
         if (L32 == L64) {
-            q = (IntVector) ((DoubleVector) a.convertShape(VectorOperators.I2D, DS, 0))
-                    .div((DoubleVector) b.convertShape(VectorOperators.I2D, DS, 0))
+            q = (IntVector) ((DoubleVector) a.convertShape(VectorOperators.I2D, Wide.DS, 0))
+                    .div((DoubleVector) b.convertShape(VectorOperators.I2D, Wide.DS, 0))
                     .convertShape(VectorOperators.D2I, IS, 0);
         } else {
-            DoubleVector a0 = (DoubleVector) a.convertShape(VectorOperators.I2D, DS, 0);
-            DoubleVector a1 = (DoubleVector) a.convertShape(VectorOperators.I2D, DS, 1);
-            DoubleVector b0 = (DoubleVector) b.convertShape(VectorOperators.I2D, DS, 0);
-            DoubleVector b1 = (DoubleVector) b.convertShape(VectorOperators.I2D, DS, 1);
+            DoubleVector a0 = (DoubleVector) a.convertShape(VectorOperators.I2D, Wide.DS, 0);
+            DoubleVector a1 = (DoubleVector) a.convertShape(VectorOperators.I2D, Wide.DS, 1);
+            DoubleVector b0 = (DoubleVector) b.convertShape(VectorOperators.I2D, Wide.DS, 0);
+            DoubleVector b1 = (DoubleVector) b.convertShape(VectorOperators.I2D, Wide.DS, 1);
             IntVector q0 = (IntVector) a0.div(b0).convertShape(VectorOperators.D2I, IS, 0);
             IntVector q1 = (IntVector) a1.div(b1).convertShape(VectorOperators.D2I, IS, -1);
             q = q0.or(q1);
@@ -171,14 +182,14 @@ public final class Lanes {
         // ceil(-0.5) is -0.0). |x| >= 2^52, infinities and NaN are their own floor and ceiling.
         DoubleVector r = rint(x);
         VectorMask<Double> step = down ? r.compare(VectorOperators.GT, x) : r.compare(VectorOperators.LT, x);
-        r = r.sub(DoubleVector.broadcast(DS, down ? 1.0 : -1.0), step);
+        r = r.sub(DoubleVector.broadcast(Wide.DS, down ? 1.0 : -1.0), step);
         return copySign(r, x);
     }
 
     /** {@link Math#rint} lane by lane, bit for bit: round half to even. */
     public static DoubleVector rint(DoubleVector x) {
         // Adding and subtracting 2^52 rounds to an integer in the current (nearest-even) mode.
-        DoubleVector two52 = DoubleVector.broadcast(DS, 0x1p52);
+        DoubleVector two52 = DoubleVector.broadcast(Wide.DS, 0x1p52);
         DoubleVector a = x.abs();
         DoubleVector r = a.add(two52).sub(two52);
         VectorMask<Double> small = a.compare(VectorOperators.LT, 0x1p52);
@@ -227,7 +238,7 @@ public final class Lanes {
 
     /** {@link Math#signum(double)} lane by lane: 1, -1, or x itself for zeros and NaN. */
     public static DoubleVector signum(DoubleVector x) {
-        DoubleVector one = copySign(DoubleVector.broadcast(DS, 1.0), x);
+        DoubleVector one = copySign(DoubleVector.broadcast(Wide.DS, 1.0), x);
         VectorMask<Double> keep = x.compare(VectorOperators.EQ, 0.0).or(x.test(VectorOperators.IS_NAN));
         return one.blend(x, keep);
     }
@@ -258,7 +269,7 @@ public final class Lanes {
 
     /** {@link Double#doubleToLongBits}: every NaN as the canonical one. */
     public static LongVector doubleToLongBits(DoubleVector x) {
-        return x.reinterpretAsLongs().blend(0x7ff8000000000000L, x.test(VectorOperators.IS_NAN).cast(LS));
+        return x.reinterpretAsLongs().blend(0x7ff8000000000000L, x.test(VectorOperators.IS_NAN).cast(Wide.LS));
     }
 
     public static DoubleVector longBitsToDouble(LongVector x) {
@@ -421,47 +432,10 @@ public final class Lanes {
     }
 
     // Shuffles whose lane argument is the same in every lane (CodeGen.permuteShuffle): the data moves by Vector API
-    // rearranges of the warp's registers with shuffles from these tables (vpermd/vpermps on AVX2, never a trip through
-    // memory), and the lanes that take the moved value are computed as bits in O(1) here, with no loop over lanes.
+    // rearranges of the warp's registers with the constant shuffles of Permutes (vpermd/vpermps on AVX2, never a trip
+    // through memory), and the lanes that take the moved value are computed as bits in O(1) here, with no loop over lanes.
 
-    /** {@code ROTATE_*[m]}: lane {@code l} reads lane {@code (l - m) mod lanes}, the lanes of a warp rotated up by m. */
-    public static final VectorShuffle<Integer>[] ROTATE_I = shuffles(IS, (m, l) -> (l - m) & (L32 - 1));
-    public static final VectorShuffle<Float>[] ROTATE_F = shuffles(FS, (m, l) -> (l - m) & (L32 - 1));
-    /** {@code XOR_*[m]}: lane {@code l} reads lane {@code l ^ m}. */
-    public static final VectorShuffle<Integer>[] XOR_I = shuffles(IS, (m, l) -> l ^ m);
-    public static final VectorShuffle<Float>[] XOR_F = shuffles(FS, (m, l) -> l ^ m);
-    /**
-     * {@code IDX_*[log2 w][j]}, {@code w} up to the register's lanes: lane {@code l} reads lane {@code j} of its
-     * segment of {@code w} lanes (wider segments read lane {@code j} of the register, row {@code log2 lanes}).
-     */
-    public static final VectorShuffle<Integer>[][] IDX_I = segmentShuffles(IS);
-    public static final VectorShuffle<Float>[][] IDX_F = segmentShuffles(FS);
-    /** {@code FROM_*[m]}: the lanes {@code l >= m}, which a rotation by m fills from the same register. */
-    public static final VectorMask<Integer>[] FROM_I = lanesFrom(IS);
-    public static final VectorMask<Float>[] FROM_F = lanesFrom(FS);
-
-    // The folded warp scan (front.WarpScans, CodeGen's warpScanAdd): each register scanned in place by log2(lanes)
-    // steps of "add the register shifted up by 2^s lanes", then the total of the registers before it added. One static
-    // final field per step, not an array: C2 folds a static final's shuffle or mask to a constant vector, whereas an
-    // array element is loaded, type-checked and unboxed on every use.
-
-    /** Lane {@code l} reads lane {@code max(0, l - 2^s)}; {@code SCAN_ABOVE_s} says which lanes take it. */
-    public static final VectorShuffle<Integer> SCAN_UP_0 = IS.shuffleFromOp(l -> Math.max(0, l - 1));
-    public static final VectorShuffle<Integer> SCAN_UP_1 = IS.shuffleFromOp(l -> Math.max(0, l - 2));
-    public static final VectorShuffle<Integer> SCAN_UP_2 = IS.shuffleFromOp(l -> Math.max(0, l - 4));
-    public static final VectorShuffle<Integer> SCAN_UP_3 = IS.shuffleFromOp(l -> Math.max(0, l - 8));
-    /** The lanes {@code l >= 2^s}. */
-    public static final VectorMask<Integer> SCAN_ABOVE_0 = lanesAtLeast(1);
-    public static final VectorMask<Integer> SCAN_ABOVE_1 = lanesAtLeast(2);
-    public static final VectorMask<Integer> SCAN_ABOVE_2 = lanesAtLeast(4);
-    public static final VectorMask<Integer> SCAN_ABOVE_3 = lanesAtLeast(8);
-    private static VectorMask<Integer> lanesAtLeast(int lane) {
-        return IntVector.zero(IS).addIndex(1).compare(VectorOperators.GE, lane);
-    }
-
-    /** Every lane reads the register's last lane: a register's total, broadcast. */
-    public static final VectorShuffle<Integer> SCAN_LAST = IS.shuffleFromOp(l -> L32 - 1);
-    /** The scan steps of one register: log2 of its lanes (at most 4, the fields above). */
+    /** The scan steps of one register: log2 of its lanes (at most 4: Permutes' SCAN_ fields). */
     public static final int SCAN_STEPS = Integer.numberOfTrailingZeros(L32);
 
     /**
@@ -497,40 +471,6 @@ public final class Lanes {
                 m[l] = s * l;
             }
             t[s + MAX_GATHER_STRIDE] = m;
-        }
-        return t;
-    }
-
-    private interface LaneMap {
-        int source(int m, int lane);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> VectorShuffle<E>[] shuffles(VectorSpecies<E> s, LaneMap map) {
-        VectorShuffle<E>[] t = new VectorShuffle[s.length()];
-        for (int m = 0; m < t.length; m++) {
-            int mm = m;
-            t[m] = VectorShuffle.fromOp(s, l -> map.source(mm, l));
-        }
-        return t;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> VectorShuffle<E>[][] segmentShuffles(VectorSpecies<E> s) {
-        int rows = Integer.numberOfTrailingZeros(s.length()) + 1;
-        VectorShuffle<E>[][] t = new VectorShuffle[rows][];
-        for (int lw = 0; lw < rows; lw++) {
-            int w = 1 << lw;
-            t[lw] = shuffles(s, (j, l) -> (l & -w) | (j & (w - 1)));
-        }
-        return t;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> VectorMask<E>[] lanesFrom(VectorSpecies<E> s) {
-        VectorMask<E>[] t = new VectorMask[s.length()];
-        for (int m = 0; m < t.length; m++) {
-            t[m] = VectorMask.fromLong(s, -1L << m);
         }
         return t;
     }

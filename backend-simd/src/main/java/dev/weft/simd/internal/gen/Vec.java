@@ -21,6 +21,9 @@ final class Vec {
     static final ClassDesc SPECIES = ClassDesc.of("jdk.incubator.vector.VectorSpecies");
     static final ClassDesc OPERATORS = ClassDesc.of("jdk.incubator.vector.VectorOperators");
     static final ClassDesc LANES = ClassDesc.of("dev.weft.simd.internal.gen.Lanes");
+    /** The owner of the 64-bit lanes' species ({@link Lanes.Wide}). */
+    static final ClassDesc LANES_WIDE = ClassDesc.of("dev.weft.simd.internal.gen.Lanes$Wide");
+    static final ClassDesc PERMUTES = ClassDesc.of("dev.weft.simd.internal.gen.Permutes");
     static final ClassDesc SHARED_ATOMICS = ClassDesc.of("dev.weft.simd.internal.gen.SharedAtomics");
     static final ClassDesc CTA = ClassDesc.of("dev.weft.runtime.spi.Cta");
     static final ClassDesc SHARED_MEMORY = ClassDesc.of("dev.weft.runtime.spi.SharedMemory");
@@ -51,7 +54,12 @@ final class Vec {
         };
     }
 
-    /** The name of the species constant in {@link Lanes} for {@code k}. */
+    /** The class holding the species constant for {@code k}: {@link Lanes}, or {@link Lanes.Wide} for 64-bit lanes. */
+    static ClassDesc speciesOwner(Kind k) {
+        return k == Kind.LONG || k == Kind.DOUBLE ? LANES_WIDE : LANES;
+    }
+
+    /** The name of the species constant for {@code k} (in {@link #speciesOwner}). */
     static String species(Kind k) {
         return switch (k) {
             case INT, BOOL -> "IS";

@@ -10,8 +10,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.CompileReport;
 import dev.weft.runtime.KernelException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,17 +22,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BarrierTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     private static final Dim3[][] LINES = {
         {Dim3.of(3), Dim3.of(100)},

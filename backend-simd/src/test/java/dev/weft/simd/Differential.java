@@ -62,6 +62,17 @@ public final class Differential implements AutoCloseable {
         return simd.compileReport(make.apply(copy(data)));
     }
 
+    /**
+     * Compiles, waits for the background compile of the methods per resume point, then checks as {@link
+     * #check(Dim3, Dim3, Function, Object...)}: so a kernel with barriers runs those methods, not its general ones.
+     */
+    public Object[] checkOnResumeMethods(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data)
+            throws InterruptedException {
+        report(make, data);
+        assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        return check(grid, block, make, data);
+    }
+
     /** Runs on both, asserts compiled and bit-for-bit equal results. Returns the SIMD copy of the data. */
     public Object[] check(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data) {
         return check(0, grid, block, make, data);

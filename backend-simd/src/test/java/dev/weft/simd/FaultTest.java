@@ -9,8 +9,7 @@ import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,17 +20,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FaultTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     static Kernel readPastEnd(Object[] a) {
         float[] x = (float[]) a[0];

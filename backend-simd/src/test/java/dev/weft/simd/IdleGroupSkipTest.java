@@ -9,9 +9,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
 import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,24 +26,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class IdleGroupSkipTest {
 
-    static Differential d;
+    @AutoClose
+    static final Differential d = new Differential();
 
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
-
-    /** Compiles, waits for the methods per resume point, then checks against the reference. */
-    static void checkOnResumeMethods(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data) throws InterruptedException {
-        d.report(make, data);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
-        d.check(grid, block, make, data);
-    }
 
     /** a: {float[] in, float[] out, int n}: the reduction benchmark's kernel, a CTA's sum in out[blockIdx.x]. */
     static Kernel tree(Object[] a) {
@@ -219,7 +202,7 @@ class IdleGroupSkipTest {
         for (int block : new int[] {1, 33, 64, 100, 256, 1024}) {
             for (int grid : new int[] {1, 3}) {
                 int n = block * grid * 5 + 7; // every thread several elements, the first 7 one more
-                checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::tree,
+                d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::tree,
                         Differential.floats(n, block, -1, 1), new float[grid], n);
             }
         }
@@ -228,9 +211,9 @@ class IdleGroupSkipTest {
     @Test
     void tree_partialGrid_lastCtasGetLessOrNothing() throws InterruptedException {
         // 4 CTAs of 64 over 150 elements: CTA 2 partly, CTA 3 not at all (a tree of zeros)
-        checkOnResumeMethods(Dim3.of(4), Dim3.of(64), IdleGroupSkipTest::tree,
+        d.checkOnResumeMethods(Dim3.of(4), Dim3.of(64), IdleGroupSkipTest::tree,
                 Differential.floats(150, 11, -1, 1), new float[4], 150);
-        checkOnResumeMethods(Dim3.of(5), Dim3.of(33), IdleGroupSkipTest::tree,
+        d.checkOnResumeMethods(Dim3.of(5), Dim3.of(33), IdleGroupSkipTest::tree,
                 Differential.floats(40, 12, -1, 1), new float[5], 40);
     }
 
@@ -238,7 +221,7 @@ class IdleGroupSkipTest {
     void oddWidths_strideNotPowerOfTwo_matchReference() throws InterruptedException {
         for (int block : new int[] {1, 33, 64, 100, 1000}) {
             int n = block * 3 + 5;
-            checkOnResumeMethods(Dim3.of(2), Dim3.of(block), IdleGroupSkipTest::oddWidths,
+            d.checkOnResumeMethods(Dim3.of(2), Dim3.of(block), IdleGroupSkipTest::oddWidths,
                     Differential.floats(n, 20 + block, -1, 1), new float[2], n);
         }
     }
@@ -247,7 +230,7 @@ class IdleGroupSkipTest {
     void towardsLast_upperThreadsWork_matchReference() throws InterruptedException {
         for (int block : new int[] {1, 33, 64, 256}) {
             int n = block * 2 - 3;
-            checkOnResumeMethods(Dim3.of(2), Dim3.of(block), IdleGroupSkipTest::towardsLast,
+            d.checkOnResumeMethods(Dim3.of(2), Dim3.of(block), IdleGroupSkipTest::towardsLast,
                     Differential.floats(Math.max(n, 1), 30 + block, -1, 1), new float[2], n);
         }
     }
@@ -257,7 +240,7 @@ class IdleGroupSkipTest {
         for (int block : new int[] {1, 33, 64, 1024}) {
             int grid = 2;
             int n = block * grid - 5;
-            checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::keptScalars,
+            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::keptScalars,
                     Differential.floats(Math.max(n, 1), 40 + block, -1, 1), new float[block * grid], n);
         }
     }
@@ -266,7 +249,7 @@ class IdleGroupSkipTest {
     void equalities_oneOrAllButOneThreadWorks_matchReference() throws InterruptedException {
         for (int block : new int[] {1, 33, 64, 256}) {
             int grid = 3;
-            checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::equalities,
+            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), IdleGroupSkipTest::equalities,
                     Differential.floats(block * grid, 60 + block, -1, 1), new float[grid]);
         }
     }
@@ -277,7 +260,7 @@ class IdleGroupSkipTest {
         for (int[] shape : new int[][] {{32, 4}, {64, 2}, {24, 3}, {5, 3}}) {
             int grid = 3;
             int len = shape[0] * shape[1] * grid;
-            checkOnResumeMethods(Dim3.of(grid), Dim3.of(shape[0], shape[1]), IdleGroupSkipTest::rows,
+            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(shape[0], shape[1]), IdleGroupSkipTest::rows,
                     Differential.floats(len, 50 + shape[0], -1, 1), new float[len]);
         }
     }

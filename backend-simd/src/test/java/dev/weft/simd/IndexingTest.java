@@ -3,8 +3,7 @@ package dev.weft.simd;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,17 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class IndexingTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     /** Every coordinate a thread can read, written to its own slot. */
     static Kernel coordinates(Object[] a) {

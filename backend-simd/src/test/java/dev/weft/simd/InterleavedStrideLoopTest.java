@@ -7,8 +7,7 @@ import dev.weft.Atomics;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,17 +21,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class InterleavedStrideLoopTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     /** a: {float[] in, float[] out, int[] {n}}: the reduction benchmark's kernel, a CTA's sum in out[blockIdx.x]. */
     static Kernel reduction(Object[] a) {

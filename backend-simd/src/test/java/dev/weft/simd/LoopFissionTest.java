@@ -7,8 +7,7 @@ import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,17 +22,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class LoopFissionTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     /**
      * The register-blocked sgemm of the benchmarks (16 x 16 threads, 4 x 4 outputs each in 16 accumulators, 64 x 16

@@ -3,8 +3,7 @@ package dev.weft.simd;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,20 +15,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MaskedArithmeticTest {
 
-    static Differential d;
+    @AutoClose
+    static final Differential d = new Differential();
     static final int N = 1000;
     static final Dim3 GRID = Dim3.of((N + 127) / 128);
     static final Dim3 BLOCK = Dim3.of(128);
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
 
     private static Object[] data() {
         return new Object[] {Differential.floats(N, 21, -1, 1), new float[N], Differential.ints(N, 22, -50, 50), new int[N],

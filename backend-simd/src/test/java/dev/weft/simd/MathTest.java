@@ -4,8 +4,7 @@ import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.Sfu;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,20 +16,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MathTest {
 
-    static Differential d;
+    @AutoClose
+    static final Differential d = new Differential();
     static final int N = 512;
     static final Dim3 GRID = Dim3.of(N / 128);
     static final Dim3 BLOCK = Dim3.of(128);
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
 
     static Kernel exact(Object[] a) {
         double[] x = (double[]) a[0];

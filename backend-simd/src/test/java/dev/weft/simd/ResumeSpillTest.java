@@ -9,9 +9,7 @@ import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
 import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,31 +23,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ResumeSpillTest {
 
-    static Differential d;
+    @AutoClose
+    static final Differential d = new Differential();
 
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
-
-    /** Compiles, waits for the methods per resume point, then checks against the reference. */
-    static void checkOnResumeMethods(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data) throws InterruptedException {
-        d.report(make, data);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
-        d.check(grid, block, make, data);
-    }
 
     @Test
     void tiledMatmul_interiorAndEdgeCtas() throws InterruptedException {
         for (int n : new int[] {64, 45}) {
             int tiles = (n + 15) / 16;
             // the textbook kernel (guarded loads and store): 45 is not a multiple of 16, so there are edge CTAs
-            checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), BarrierTest::tiledMatmul,
+            d.checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), BarrierTest::tiledMatmul,
                     Differential.floats(n * n, 3, -1, 1), Differential.floats(n * n, 4, -1, 1), new float[n * n], n);
         }
     }
@@ -94,7 +77,7 @@ class ResumeSpillTest {
     void keptValues_writtenInSomePhasesOrPathsOnly_oneTo1024ThreadCtas() throws InterruptedException {
         for (int threads : new int[] {64, 40, 1, 1024}) {
             int ctas = 5;
-            checkOnResumeMethods(Dim3.of(ctas), Dim3.of(threads), ResumeSpillTest::mixed,
+            d.checkOnResumeMethods(Dim3.of(ctas), Dim3.of(threads), ResumeSpillTest::mixed,
                     Differential.ints(97, 9, -50, 50), new int[4 * ctas * threads]);
         }
     }
@@ -121,7 +104,7 @@ class ResumeSpillTest {
 
     @Test
     void faultInALaterPhase_reportedInTheReferencesThread() throws InterruptedException {
-        checkOnResumeMethods(Dim3.of(4), Dim3.of(64), ResumeSpillTest::faultLate, Differential.ints(50, 2, -9, 9), new int[4 * 64]);
+        d.checkOnResumeMethods(Dim3.of(4), Dim3.of(64), ResumeSpillTest::faultLate, Differential.ints(50, 2, -9, 9), new int[4 * 64]);
     }
 
     /** Threads of CTA 1 with an odd index leave the loop after its first step: its barrier is not reached by all. */

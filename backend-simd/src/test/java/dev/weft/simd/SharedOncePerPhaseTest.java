@@ -1,14 +1,9 @@
 package dev.weft.simd;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.weft.Dim3;
 import dev.weft.Kernel;
-import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,24 +16,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class SharedOncePerPhaseTest {
 
-    static Differential d;
+    @AutoClose
+    static final Differential d = new Differential();
 
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
-
-    /** Compiles, waits for the methods per resume point, then checks against the reference. */
-    static void checkOnResumeMethods(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data) throws InterruptedException {
-        d.report(make, data);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
-        d.check(grid, block, make, data);
-    }
 
     /**
      * Three entry allocations (float and int of constant lengths: fetched once per phase; doubles of blockDim.x:
@@ -93,7 +73,7 @@ class SharedOncePerPhaseTest {
             Dim3 block = (Dim3) sh[1];
             int threads = grid.x() * grid.y() * block.x() * block.y();
             int n = threads - 37;
-            checkOnResumeMethods(grid, block, SharedOncePerPhaseTest::threeTiles,
+            d.checkOnResumeMethods(grid, block, SharedOncePerPhaseTest::threeTiles,
                     Differential.floats(n, 11, -2, 2), new float[threads], n);
         }
     }
@@ -103,7 +83,7 @@ class SharedOncePerPhaseTest {
         // 6 x 6 CTAs: each SM runs many, its two tiles reused (zeroed) from one CTA to the next.
         int n = 90;
         int tiles = (n + 15) / 16;
-        checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), BarrierTest::tiledMatmul,
+        d.checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), BarrierTest::tiledMatmul,
                 Differential.floats(n * n, 5, -1, 1), Differential.floats(n * n, 6, -1, 1), new float[n * n], n);
     }
 }

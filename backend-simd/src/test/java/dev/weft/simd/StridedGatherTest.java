@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,17 +18,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StridedGatherTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     /** The CUDA tiled transpose (32 x 32 tiles, 33 floats a row in shared memory) of an n x n matrix. */
     static Kernel transpose(Object[] a) {

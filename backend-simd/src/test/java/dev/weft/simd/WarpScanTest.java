@@ -8,8 +8,7 @@ import dev.weft.Kernel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,17 +21,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WarpScanTest {
 
-    static Differential d;
-
-    @BeforeAll
-    static void start() {
-        d = new Differential();
-    }
-
-    @AfterAll
-    static void stop() {
-        d.close();
-    }
+    @AutoClose
+    static final Differential d = new Differential();
 
     private static int[] data(int n, long seed) {
         // large magnitudes: the sums of a warp wrap

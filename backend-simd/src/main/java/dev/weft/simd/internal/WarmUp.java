@@ -6,6 +6,9 @@ import dev.weft.runtime.spi.Compilation;
 import dev.weft.runtime.spi.Cta;
 import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.runtime.spi.DeviceShape;
+import dev.weft.simd.internal.gen.Lanes;
+import dev.weft.simd.internal.gen.Permutes;
+import java.util.Objects;
 
 /**
  * Compiles three small kernels on a daemon thread when the first compiling device is created, and runs their
@@ -92,8 +95,8 @@ final class WarmUp {
             // The constant tables of warp shuffles and scans and the 64-bit species, which no compile builds (see
             // Permutes, Lanes.Wide): built here, so that a user kernel's first run does not build them.
             Background.yieldToForeground();
-            java.util.Objects.requireNonNull(dev.weft.simd.internal.gen.Permutes.SCAN_LAST);
-            java.util.Objects.requireNonNull(dev.weft.simd.internal.gen.Lanes.Wide.DS);
+            Objects.requireNonNull(Permutes.SCAN_LAST);
+            Objects.requireNonNull(Lanes.Wide.DS);
             Dim3 grid = new Dim3((n + BLOCK - 1) / BLOCK, 1, 1);
             Dim3 block = new Dim3(BLOCK, 1, 1);
             Cta cta = new Cta();

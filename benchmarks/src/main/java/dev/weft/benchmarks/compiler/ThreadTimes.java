@@ -24,6 +24,8 @@ final class ThreadTimes {
     private long[] self0;
     private Map<String, Long> others0;
     private long process0;
+    /** The measuring thread's id in /proc, read with its own times (the thread that calls begin and end). */
+    private String selfTid;
     private String report = "# thread times: none taken";
 
     /** Reads everything once, so that the first real reading does not pay for loading the classes. */
@@ -69,9 +71,6 @@ final class ThreadTimes {
         }
         report = sb.toString();
     }
-
-    /** The measuring thread's id in /proc. */
-    private String selfTid;
 
     private long[] self() {
         try {

@@ -2312,7 +2312,7 @@ public final class CodeGen {
         private void restoreVector(int[] k) {
             Kind kind = Kind.values()[k[3]];
             if (inlineSpill(k)) {
-                cb.getstatic(Vec.speciesOwner(kind), Vec.species(kind), Vec.SPECIES);
+                Vec.loadSpecies(cb, kind);
                 cb.aload(spillArraySlots[k[0]]);
                 cb.loadConstant(columns.get(k[0]).get(spillKey(k)));
                 cb.invokestatic(Vec.vector(kind), "fromArray", mt(Vec.vector(kind), Vec.SPECIES, Vec.scalar(kind).arrayType(), CD_int));
@@ -3195,7 +3195,7 @@ public final class CodeGen {
             }
             for (Kind k : new java.util.TreeSet<>(vectorInitKinds)) {
                 int sl = local(TypeKind.REFERENCE);
-                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                Vec.loadSpecies(cb, k);
                 cb.invokestatic(Vec.vector(k), "zero", mt(Vec.vector(k), Vec.SPECIES));
                 cb.astore(sl);
                 zeroSlots.put(k, sl);
@@ -3216,7 +3216,7 @@ public final class CodeGen {
                     cb.getstatic(Vec.LANES, "FS", Vec.SPECIES);
                     cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
                 } else {
-                    cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                    Vec.loadSpecies(cb, k);
                     cb.iconst_0();
                     cb.invokeinterface(Vec.SPECIES, "maskAll", mt(Vec.MASK, CD_boolean));
                 }
@@ -3981,12 +3981,12 @@ public final class CodeGen {
             switch (st) {
                 case Storage.Vectors vs -> cb.aload(vs.slots()[r]);
                 case Storage.Scalar s -> {
-                    cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                    Vec.loadSpecies(cb, k);
                     cb.loadLocal(Vec.typeKind(k), s.slot());
                     cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
                 }
                 case Storage.Const c -> {
-                    cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                    Vec.loadSpecies(cb, k);
                     constant(c.value(), k);
                     cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
                 }
@@ -4555,7 +4555,7 @@ public final class CodeGen {
         /** Converts the 32-bit-lane vector on the stack to half {@code part} of it in 64-bit lanes. */
         private void widen(Kind from, Kind to, String conv, int part) {
             cb.getstatic(Vec.OPERATORS, conv, Vec.operatorType(conv));
-            cb.getstatic(Vec.speciesOwner(to), Vec.species(to), Vec.SPECIES);
+            Vec.loadSpecies(cb, to);
             cb.loadConstant(part);
             cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, conversionType(), Vec.SPECIES, CD_int));
             cb.checkcast(Vec.vector(to));
@@ -4651,7 +4651,7 @@ public final class CodeGen {
                         for (int half = 0; half < 2; half++) {
                             vector(a, 2 * r + half, cur);
                             cb.getstatic(Vec.OPERATORS, c.name(), Vec.operatorType(c.name()));
-                            cb.getstatic(Vec.speciesOwner(c.to), Vec.species(c.to), Vec.SPECIES);
+                            Vec.loadSpecies(cb, c.to);
                             cb.loadConstant(-half);
                             cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, conversionType(), Vec.SPECIES, CD_int));
                             cb.checkcast(Vec.vector(c.to));
@@ -4868,7 +4868,7 @@ public final class CodeGen {
                 Label slow = cb.newLabel();
                 fastRangeCheck(idx, arr, slow);
                 for (int r = 0; r < regs(ek); r++) {
-                    cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
+                    Vec.loadSpecies(cb, ek);
                     scalar(arr);
                     registerOffset(idx, r, ek);
                     cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
@@ -4878,7 +4878,7 @@ public final class CodeGen {
                 cb.labelBinding(slow);
                 contiguousFaults(idx, arr);
                 for (int r = 0; r < regs(ek); r++) {
-                    cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
+                    Vec.loadSpecies(cb, ek);
                     scalar(arr);
                     registerOffset(idx, r, ek);
                     curMask(ek, r);
@@ -4891,7 +4891,7 @@ public final class CodeGen {
                     Label slow = cb.newLabel();
                     stridedRangeCheck(idx, arr, slow);
                     for (int r = 0; r < regs(ek); r++) {
-                        cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
+                        Vec.loadSpecies(cb, ek);
                         scalar(arr);
                         registerOffset(idx, r, ek);
                         cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
@@ -4911,7 +4911,7 @@ public final class CodeGen {
                 cb.ifeq(empty);
                 int map = scratch.get(Kind.INT);
                 for (int r = 0; r < regs(ek); r++) {
-                    cb.getstatic(Vec.speciesOwner(ek), Vec.species(ek), Vec.SPECIES);
+                    Vec.loadSpecies(cb, ek);
                     scalar(arr);
                     cb.iconst_0();
                     cb.aload(map);
@@ -4933,7 +4933,7 @@ public final class CodeGen {
                 if (zero != null) {
                     cb.aload(zero);
                 } else {
-                    cb.getstatic(Vec.speciesOwner(x.kind), Vec.species(x.kind), Vec.SPECIES);
+                    Vec.loadSpecies(cb, x.kind);
                     cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
                 }
                 storeVector(x, r);
@@ -5599,7 +5599,7 @@ public final class CodeGen {
             Kind k = x.kind;
             int s = scratch.get(k);
             for (int r = 0; r < regs(k); r++) {
-                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                Vec.loadSpecies(cb, k);
                 cb.aload(s);
                 cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
@@ -5667,7 +5667,7 @@ public final class CodeGen {
             cb.loadConstant(warpSize);
             cb.invokestatic(Vec.LANES, "shuffle", mt(CD_void, Vec.scalar(k.arrayOf()), CD_int.arrayType(), CD_int, CD_long, CD_int, CD_int, CD_int));
             for (int r = 0; r < regs(k); r++) {
-                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                Vec.loadSpecies(cb, k);
                 cb.aload(s);
                 cb.loadConstant(3 * n + r * lanes(k));
                 cb.invokestatic(Vec.vector(k), "fromArray", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k.arrayOf()), CD_int));
@@ -5943,7 +5943,7 @@ public final class CodeGen {
             for (int r = 0; r < regs; r++) {
                 vector(x.in(0), r, cur);
                 cb.aload(out[r]);
-                cb.getstatic(Vec.speciesOwner(k), Vec.species(k), Vec.SPECIES);
+                Vec.loadSpecies(cb, k);
                 cb.lload(take);
                 if (r > 0) {
                     cb.loadConstant(r * lanes);
@@ -6101,7 +6101,7 @@ public final class CodeGen {
             cb.goto_(loop);
             cb.labelBinding(end);
             for (int r = 0; r < regs(rk); r++) {
-                cb.getstatic(Vec.speciesOwner(rk), Vec.species(rk), Vec.SPECIES);
+                Vec.loadSpecies(cb, rk);
                 cb.aload(scratch.get(rk));
                 cb.loadConstant(resultOffset + r * lanes(rk));
                 cb.invokestatic(Vec.vector(rk), "fromArray", mt(Vec.vector(rk), Vec.SPECIES, Vec.scalar(rk.arrayOf()), CD_int));

@@ -68,6 +68,7 @@ public final class Permutes {
 
     /** Every lane reads the register's last lane: a register's total, broadcast. */
     public static final VectorShuffle<Integer> SCAN_LAST = IS.shuffleFromOp(l -> L32 - 1);
+
     private interface LaneMap {
         int source(int m, int lane);
     }
@@ -101,5 +102,4 @@ public final class Permutes {
         }
         return t;
     }
-
 }

@@ -1,6 +1,7 @@
 package dev.weft.simd.internal.gen;
 
 import dev.weft.simd.internal.ir.Kind;
+import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
@@ -54,20 +55,20 @@ final class Vec {
         };
     }
 
-    /** The class holding the species constant for {@code k}: {@link Lanes}, or {@link Lanes.Wide} for 64-bit lanes. */
-    static ClassDesc speciesOwner(Kind k) {
-        return k == Kind.LONG || k == Kind.DOUBLE ? LANES_WIDE : LANES;
-    }
-
-    /** The name of the species constant for {@code k} (in {@link #speciesOwner}). */
-    static String species(Kind k) {
-        return switch (k) {
+    /**
+     * Pushes the species of {@code k}'s lanes: {@link Lanes}' for 32-bit lanes, {@link Lanes.Wide}'s for 64-bit ones
+     * (the owner and the field's name go together, so they are chosen in one place).
+     */
+    static void loadSpecies(CodeBuilder cb, Kind k) {
+        ClassDesc owner = k == Kind.LONG || k == Kind.DOUBLE ? LANES_WIDE : LANES;
+        String name = switch (k) {
             case INT, BOOL -> "IS";
             case LONG -> "LS";
             case FLOAT -> "FS";
             case DOUBLE -> "DS";
             default -> throw new IllegalArgumentException(k.toString());
         };
+        cb.getstatic(owner, name, SPECIES);
     }
 
     /** The JVM primitive of a scalar of {@code k} (arrays: their array class). */

@@ -892,6 +892,8 @@ public final class CodeGen {
         private final Map<Cfg.Loop, Integer> abortSlot = new IdentityHashMap<>();
         private final Map<Block, Set<Block>> killSets = new IdentityHashMap<>();
         private final Map<Block, EnumMap<Kind, int[]>> derived = new IdentityHashMap<>();
+        /** Per block: the lane kinds whose masks it makes where used ({@link #lazyLaneKinds}). */
+        private final Map<Block, EnumSet<Kind>> lazyLaneKinds = new IdentityHashMap<>();
         private final Map<Block, Label> endLabel = new IdentityHashMap<>();
         private final Map<Cfg.Loop, Label> topLabel = new IdentityHashMap<>();
         private final Map<Cfg.Loop, Label> afterLabel = new IdentityHashMap<>();
@@ -1482,7 +1484,7 @@ public final class CodeGen {
                 }
             }
             List<int[]> all = new ArrayList<>(union.values());
-            boolean own = yieldKept.isEmpty() && ownKeptSets(all);
+            boolean own = yieldKept.isEmpty() && (ownKeptSets(all) || phaseKeptSets(all));
             for (Block b : barrierBlocks) {
                 List<int[]> kept = own ? keptAt.get(b) : all;
                 keptAt.put(b, kept);
@@ -1534,6 +1536,59 @@ public final class CodeGen {
             // At least 4 dead vectors: the tiled sgemm (its accumulator, one vector at each barrier) ran about 25%
             // slower per CPU-second with own sets (2 vectors in the union), so kernels like it keep the union.
             return unionVectors >= maxVectors + 4 && items <= all.size() + 16;
+        }
+
+        /**
+         * Whether each barrier keeps its own set (see {@link PhaseTrims#PHASE_KEPT_SETS}): where the union {@code all}
+         * holds vectors some barrier does not keep, and each of those is linked through phis to a vector local of
+         * another barrier's set, so that {@link #sharePhiColumns} gives them one column. Why: the tiled sgemm keeps
+         * its accumulator as the k-tile loop's phi across the barrier after the tile loads and as the k-loop's across
+         * the one after it; with the union each phase restored both (four vector loads per group and phase for two
+         * registers) and the load phase spilled the first again.
+         */
+        private boolean phaseKeptSets(List<int[]> all) {
+            if (!PhaseTrims.PHASE_KEPT_SETS || !PHI_COLUMNS || barrierBlocks.size() < 2) {
+                return false;
+            }
+            Set<Long> linked = phiLinkedVectors();
+            boolean some = false;
+            for (int[] k : all) {
+                if (k.length <= 2) {
+                    continue;
+                }
+                long key = spillKey(k);
+                for (Block b : barrierBlocks) {
+                    if (keptAt.get(b).stream().noneMatch(o -> spillKey(o) == key)) {
+                        if (!linked.contains(key)) {
+                            return false;
+                        }
+                        some = true;
+                    }
+                }
+            }
+            return some;
+        }
+
+        /** The spill keys of vector locals that a phi links to another vector local of the same kind and registers. */
+        private Set<Long> phiLinkedVectors() {
+            Set<Long> linked = new HashSet<>();
+            for (Block b : g.blocks) {
+                for (Node x : b.phis) {
+                    if (!(storage.get(x) instanceof Storage.Vectors xs)) {
+                        continue;
+                    }
+                    for (Node y : x.in) {
+                        if (storage.get(y) instanceof Storage.Vectors ys && ys.kind() == xs.kind()
+                                && ys.slots().length == xs.slots().length) {
+                            for (int r = 0; r < xs.slots().length; r++) {
+                                linked.add(spillKey(vectorSpill(xs.kind(), xs.slots()[r])));
+                                linked.add(spillKey(vectorSpill(ys.kind(), ys.slots()[r])));
+                            }
+                        }
+                    }
+                }
+            }
+            return linked;
         }
 
         /**
@@ -3836,6 +3891,8 @@ public final class CodeGen {
         private void curMask(Kind k, int r) {
             if (k == Kind.INT || k == Kind.BOOL) {
                 cb.aload(curMask()[r]);
+            } else if (lazyLaneKinds(cur).contains(k)) {
+                pushDerived(curMask(), k, r);
             } else {
                 cb.aload(derived.get(cur).get(k)[r]);
             }
@@ -3843,8 +3900,46 @@ public final class CodeGen {
 
         private void materializeDerived(Block b) {
             for (Map.Entry<Kind, int[]> e : derived.get(b).entrySet()) {
-                deriveMasks(curMask(), e.getKey(), e.getValue());
+                if (!lazyLaneKinds(b).contains(e.getKey())) {
+                    deriveMasks(curMask(), e.getKey(), e.getValue());
+                }
             }
+        }
+
+        /**
+         * The lane kinds whose masks block {@code b} makes where they are used, not at its start (see {@link
+         * PhaseTrims#LAZY_LANE_MASKS}): float, where every node of the block that needs float masks is a load or store
+         * at a contiguous index (they use them only on their masked paths) and no shadow of the block is float.
+         */
+        private EnumSet<Kind> lazyLaneKinds(Block b) {
+            EnumSet<Kind> lazy = lazyLaneKinds.get(b);
+            if (lazy != null) {
+                return lazy;
+            }
+            lazy = EnumSet.noneOf(Kind.class);
+            if (PhaseTrims.LAZY_LANE_MASKS && !compactMasks && derived.get(b).containsKey(Kind.FLOAT)) {
+                boolean only = true;
+                for (Node x : b.phis) {
+                    only &= !shadow.containsKey(x);
+                }
+                for (Node x : b.nodes) {
+                    if (shadow.containsKey(x)) {
+                        only = false;
+                    }
+                    Kind needs = x.op == Op.STORE ? x.in(2).kind : x.op == Op.LOAD && x.isVarying() ? x.kind : null;
+                    if (needs == Kind.FLOAT && !(shapeAt(x.in(1), b) == Shape.AFFINE && x.in(1).stride == 1)) {
+                        only = false;
+                    }
+                    if ((x.op == Op.DIV || x.op == Op.REM) && x.isVarying() && x.kind == Kind.FLOAT) {
+                        only = false;
+                    }
+                }
+                if (only) {
+                    lazy.add(Kind.FLOAT);
+                }
+            }
+            lazyLaneKinds.put(b, lazy);
+            return lazy;
         }
 
         /** Stores into {@code out} the masks for lanes of {@code k} equivalent to int-lane masks {@code in}. */
@@ -4360,7 +4455,7 @@ public final class CodeGen {
             if (continues) {
                 // Only the lane types the rest of the block still masks with.
                 for (Map.Entry<Kind, int[]> e : derived.get(cur).entrySet()) {
-                    if (laterKinds.contains(e.getKey())) {
+                    if (laterKinds.contains(e.getKey()) && !lazyLaneKinds(cur).contains(e.getKey())) {
                         deriveMasks(curMask(), e.getKey(), e.getValue());
                     }
                 }
@@ -4866,7 +4961,7 @@ public final class CodeGen {
             nullCheck(arr, null);
             if (contiguous(idx)) {
                 Label slow = cb.newLabel();
-                fastRangeCheck(idx, arr, slow);
+                contiguousRangeCheck(idx, arr, ek, slow);
                 for (int r = 0; r < regs(ek); r++) {
                     Vec.loadSpecies(cb, ek);
                     scalar(arr);
@@ -4973,6 +5068,39 @@ public final class CodeGen {
                 scalar(arr);
                 cb.arraylength();
                 cb.if_icmpge(slow);
+            }
+        }
+
+        /**
+         * Jumps to {@code slow} unless every register's lanes of a contiguous access of {@code ek} values lie inside
+         * the array, tested as the Vector API's unmasked loads and stores test them (see {@link
+         * PhaseTrims#API_RANGE_CHECKS}): {@code length - (lanes - 1)} not negative and, per register {@code r}, {@code
+         * base + r * lanes} below it, unsigned. The same as {@link #fastRangeCheck}'s {@code [base, base + n)} inside
+         * the array: a register's index that overflows is negative, above any length unsigned.
+         */
+        private void apiRangeCheck(Node idx, Node arr, Kind ek, Label slow) {
+            scalar(arr);
+            cb.arraylength();
+            cb.loadConstant(lanes(ek) - 1);
+            cb.isub();
+            cb.iflt(slow);
+            for (int r = 0; r < regs(ek); r++) {
+                registerOffset(idx, r, ek);
+                scalar(arr);
+                cb.arraylength();
+                cb.loadConstant(lanes(ek) - 1);
+                cb.isub();
+                cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
+                cb.ifge(slow);
+            }
+        }
+
+        /** {@link #apiRangeCheck} where {@link PhaseTrims#API_RANGE_CHECKS} is on, else {@link #fastRangeCheck}. */
+        private void contiguousRangeCheck(Node idx, Node arr, Kind ek, Label slow) {
+            if (PhaseTrims.API_RANGE_CHECKS) {
+                apiRangeCheck(idx, arr, ek, slow);
+            } else {
+                fastRangeCheck(idx, arr, slow);
             }
         }
 
@@ -5158,7 +5286,7 @@ public final class CodeGen {
                 toOutOfBounds(idx, arr);
             } else if (contiguous(idx)) {
                 Label slow = cb.newLabel();
-                fastRangeCheck(idx, arr, slow);
+                contiguousRangeCheck(idx, arr, ek, slow);
                 // One test for the group, not one per register: every thread active (the common case) stores
                 // unmasked; otherwise every register masked. Where C2 cannot fold the masks (a kernel whose groups
                 // at the grid's edge are partial, as the stencil's) each test is a mask-to-bits move and a branch.
@@ -5232,6 +5360,10 @@ public final class CodeGen {
 
         /** Pushes whether every thread of the group is active: the registers' masks and-ed, then {@code allTrue}. */
         private void allActive(Kind ek) {
+            if (lazyLaneKinds(cur).contains(ek) && regs(ek) == regs32) {
+                // The same lanes as the int-lane masks: no cast to test.
+                ek = Kind.INT;
+            }
             curMask(ek, 0);
             for (int r = 1; r < regs(ek); r++) {
                 curMask(ek, r);

@@ -1,0 +1,42 @@
+package dev.weft.simd.internal.gen;
+
+/**
+ * Switches for the trims of a phase's per-group work in the tile-loading phases of tiled kernels (session 9), read
+ * once; each {@code -Dweft.simd.<name>=false} turns one off, to compare.
+ */
+final class PhaseTrims {
+
+    /**
+     * Each barrier keeps only the values live across it, rather than the union over the kernel's barriers, where the
+     * values that only some barriers keep are vectors linked through phis ({@code MethodGen.phaseKeptSets}): with their
+     * own sets those share one spill column ({@code MethodGen.sharePhiColumns}), and a phase that only hands them on
+     * neither restores nor spills them. The tiled sgemm kept both its accumulator phis (the k-tile loop's and the
+     * k-loop's) at both barriers, so each group restored two vectors per phase of which it read one.
+     * {@code -Dweft.simd.phaseKeptSets=false} turns it off.
+     */
+    static final boolean PHASE_KEPT_SETS = !"false".equals(System.getProperty("weft.simd.phaseKeptSets"));
+
+    /**
+     * A contiguous load or store makes the mask of its lane type (a float mask cast from the block's int-lane mask)
+     * where its masked path needs it, not at the block's start, where the block's only users are such accesses; and a
+     * store tests "every thread active" on the int-lane masks ({@code MethodGen.lazyLaneMasks}). At the block's start
+     * the cast mask was live into the range check's rarely taken path, which C2 compiles as a trap whose state holds
+     * the mask: a mask-to-booleans conversion per register and load, never used otherwise.
+     * {@code -Dweft.simd.lazyLaneMasks=false} turns it off.
+     */
+    static final boolean LAZY_LANE_MASKS = !"false".equals(System.getProperty("weft.simd.lazyLaneMasks"));
+
+    /**
+     * A contiguous load or store tests its range as the Vector API's unmasked access then tests it again ({@code
+     * MethodGen.apiRangeCheck}: per register, index below {@code length - (lanes - 1)} unsigned), so that C2 finds
+     * the API's test dominated by the identical one and drops it; the test it replaces ({@code base >= 0}, {@code
+     * base <= length - n}) left the API's own two compares per register in the tile loads.
+     * Off by default ({@code -Dweft.simd.apiRangeChecks=true} turns it on): about 20 more bytes of bytecode per
+     * access, which could push a method near C2's 8000-byte limit over it (the compiler's size ladder does not know
+     * this form), and not yet measured.
+     */
+    static final boolean API_RANGE_CHECKS = "true".equals(System.getProperty("weft.simd.apiRangeChecks"));
+
+    private PhaseTrims() {
+    }
+}

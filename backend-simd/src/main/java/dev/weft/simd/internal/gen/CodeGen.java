@@ -4961,7 +4961,7 @@ public final class CodeGen {
             nullCheck(arr, null);
             if (contiguous(idx)) {
                 Label slow = cb.newLabel();
-                contiguousRangeCheck(idx, arr, ek, slow);
+                fastRangeCheck(idx, arr, slow);
                 for (int r = 0; r < regs(ek); r++) {
                     Vec.loadSpecies(cb, ek);
                     scalar(arr);
@@ -5068,39 +5068,6 @@ public final class CodeGen {
                 scalar(arr);
                 cb.arraylength();
                 cb.if_icmpge(slow);
-            }
-        }
-
-        /**
-         * Jumps to {@code slow} unless every register's lanes of a contiguous access of {@code ek} values lie inside
-         * the array, tested as the Vector API's unmasked loads and stores test them (see {@link
-         * PhaseTrims#API_RANGE_CHECKS}): {@code length - (lanes - 1)} not negative and, per register {@code r}, {@code
-         * base + r * lanes} below it, unsigned. The same as {@link #fastRangeCheck}'s {@code [base, base + n)} inside
-         * the array: a register's index that overflows is negative, above any length unsigned.
-         */
-        private void apiRangeCheck(Node idx, Node arr, Kind ek, Label slow) {
-            scalar(arr);
-            cb.arraylength();
-            cb.loadConstant(lanes(ek) - 1);
-            cb.isub();
-            cb.iflt(slow);
-            for (int r = 0; r < regs(ek); r++) {
-                registerOffset(idx, r, ek);
-                scalar(arr);
-                cb.arraylength();
-                cb.loadConstant(lanes(ek) - 1);
-                cb.isub();
-                cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
-                cb.ifge(slow);
-            }
-        }
-
-        /** {@link #apiRangeCheck} where {@link PhaseTrims#API_RANGE_CHECKS} is on, else {@link #fastRangeCheck}. */
-        private void contiguousRangeCheck(Node idx, Node arr, Kind ek, Label slow) {
-            if (PhaseTrims.API_RANGE_CHECKS) {
-                apiRangeCheck(idx, arr, ek, slow);
-            } else {
-                fastRangeCheck(idx, arr, slow);
             }
         }
 
@@ -5286,7 +5253,7 @@ public final class CodeGen {
                 toOutOfBounds(idx, arr);
             } else if (contiguous(idx)) {
                 Label slow = cb.newLabel();
-                contiguousRangeCheck(idx, arr, ek, slow);
+                fastRangeCheck(idx, arr, slow);
                 // One test for the group, not one per register: every thread active (the common case) stores
                 // unmasked; otherwise every register masked. Where C2 cannot fold the masks (a kernel whose groups
                 // at the grid's edge are partial, as the stencil's) each test is a mask-to-bits move and a branch.

@@ -26,17 +26,6 @@ final class PhaseTrims {
      */
     static final boolean LAZY_LANE_MASKS = !"false".equals(System.getProperty("weft.simd.lazyLaneMasks"));
 
-    /**
-     * A contiguous load or store tests its range as the Vector API's unmasked access then tests it again ({@code
-     * MethodGen.apiRangeCheck}: per register, index below {@code length - (lanes - 1)} unsigned), so that C2 finds
-     * the API's test dominated by the identical one and drops it; the test it replaces ({@code base >= 0}, {@code
-     * base <= length - n}) left the API's own two compares per register in the tile loads.
-     * Off by default ({@code -Dweft.simd.apiRangeChecks=true} turns it on): about 20 more bytes of bytecode per
-     * access, which could push a method near C2's 8000-byte limit over it (the compiler's size ladder does not know
-     * this form), and not yet measured.
-     */
-    static final boolean API_RANGE_CHECKS = "true".equals(System.getProperty("weft.simd.apiRangeChecks"));
-
     private PhaseTrims() {
     }
 }

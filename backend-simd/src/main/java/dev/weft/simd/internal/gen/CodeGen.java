@@ -1782,7 +1782,11 @@ public final class CodeGen {
         private void resumeGroup(Label fresh) {
             // This group's rows of the spill arrays.
             for (int i = 0; i < 5; i++) {
-                if (spillArraySlots[i] >= 0) {
+                if (spillArraySlots[i] >= 0 && rowUnused(i)) {
+                    // (null: no code of this method reads the local; a mistake here would fail loudly)
+                    cb.aconst_null();
+                    cb.astore(spillArraySlots[i]);
+                } else if (spillArraySlots[i] >= 0) {
                     cb.aload(phasesSlot);
                     cb.getfield(Vec.PHASES, SPILL_FIELDS[i], SPILL_ARRAYS[i].arrayType());
                     cb.iload(groupIndexSlot);
@@ -1860,6 +1864,43 @@ public final class CodeGen {
                     cb.lookupswitch(endLabel.get(b), ends);
                 }
             }
+        }
+
+        /**
+         * In a resume point's method: whether no code of it touches the group's spill row of class {@code cls} (see
+         * {@link PhaseTrims#UNUSED_ROWS}): the resumed barrier restores nothing of that class (a shared array fetched
+         * once per phase is not restored), no barrier spills anything of it ({@link #unchangedSinceRestore} leaves out
+         * what the phase never writes), and no group can be passed over as idle (that path reads and writes rows).
+         */
+        private boolean rowUnused(int cls) {
+            if (!PhaseTrims.UNUSED_ROWS || resumeAt <= 0 || resumeAt >= Phases.YIELD) {
+                return false;
+            }
+            Block from = null;
+            for (Block b : barrierBlocks) {
+                if (barrierOf(b).id() == resumeAt) {
+                    from = b;
+                }
+            }
+            if (from == null || skipIdleGroups && idleWay(from) != null) {
+                return false;
+            }
+            for (int[] k : keptAt.get(from)) {
+                if (k[0] == cls && !(cls == SPILL_REF && hoistedShared().containsKey(k[1]))) {
+                    return false;
+                }
+            }
+            if (unchanged == null) {
+                unchanged = unchangedSinceRestore();
+            }
+            for (Block b : barrierBlocks) {
+                for (int[] k : keptAt.get(b)) {
+                    if (k[0] == cls && !unchanged.contains(spillKey(k))) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
 
         /**

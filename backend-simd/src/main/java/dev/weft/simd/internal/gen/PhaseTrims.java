@@ -26,6 +26,14 @@ final class PhaseTrims {
      */
     static final boolean LAZY_LANE_MASKS = !"false".equals(System.getProperty("weft.simd.lazyLaneMasks"));
 
+    /**
+     * A resume point's method does not fetch a group's spill row of a class (ints, floats, references, ...) that none
+     * of its code restores or spills ({@code MethodGen.rowUnused}): in the tiled sgemm's phases the reference row,
+     * whose only kept values are the tiles' arrays fetched once per phase, was still loaded and range-checked per
+     * group. {@code -Dweft.simd.unusedRows=false} turns it off.
+     */
+    static final boolean UNUSED_ROWS = !"false".equals(System.getProperty("weft.simd.unusedRows"));
+
     private PhaseTrims() {
     }
 }

@@ -71,7 +71,10 @@ public final class Listing {
                     + " or returns; at a barrier it keeps its live values and masks in per-CTA storage and stops. When every"
                     + " group waits at the same syncThreads() with all its threads, the next phase resumes each after it;"
                     + " otherwise the CTA fails, as on the reference executor. Barriers that keep about the same values share"
-                    + " one spill and one restore (less code): each then keeps what is live across any of them.\n");
+                    + " one spill and one restore (less code): each then keeps what is live across any of them"
+                    + (PhaseTrims.PHASE_KEPT_SETS && CodeGen.PHI_COLUMNS ? "; where the values only some keep are a loop's"
+                            + " vectors handed on through phis, each keeps its own, and those vectors share one storage column" : "")
+                    + ".\n");
         }
         for (Variant v : variants) {
             l.variant(v);

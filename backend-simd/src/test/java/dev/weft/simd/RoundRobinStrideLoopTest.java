@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * method (CodeGen's roundRobinLoop): against the reference, on the methods per resume point, at the edges (a partial
  * last iteration, bounds smaller than a CTA, CTAs of one thread and of 1024, CTAs not a multiple of the group), with
  * a uniform counter carried besides the index, with global atomics, with faults in the middle of the loop (the same
- * failing thread as the reference), and loops that must not take the path (a carried float sum, a value that differs
- * between groups read inside the loop). Each test also checks whether the path ran ({@link Phases#roundRobinRuns}).
+ * failing thread as the reference), per-thread float, int and long sums carried (vectors, from and back to
+ * their rows), and a loop that must not take the path (a value that differs between groups read inside it). Each test also checks whether the path ran ({@link Phases#roundRobinRuns}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RoundRobinStrideLoopTest {
@@ -100,7 +100,31 @@ class RoundRobinStrideLoopTest {
         };
     }
 
-    /** A per-thread float sum carried: not a scalar, so the loop keeps its pauses. */
+    /** The reduction benchmark's kernel: a per-thread float sum carried, then a tree in shared memory. */
+    static Kernel reduction(Object[] a) {
+        return InterleavedStrideLoopTest.reduction(a);
+    }
+
+    /** A per-thread int count and a per-thread long sum carried besides the index. */
+    static Kernel intAndLongSums(Object[] a) {
+        int[] data = (int[]) a[0];
+        long[] out = (long[]) a[1];
+        int n = ((int[]) a[2])[0];
+        return t -> {
+            long[] s = t.sharedLongs(t.blockDimX());
+            int odd = 0;
+            long sum = 7;
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                odd += data[i] & 1;
+                sum = sum * 3 + data[i];
+            }
+            s[t.threadIdxX()] = sum + odd;
+            t.syncThreads();
+            out[t.globalIdX()] = s[t.blockDimX() - 1 - t.threadIdxX()] * 31 + odd;
+        };
+    }
+
+    /** A per-thread float sum carried, its bits kept: any change in a thread's order of additions shows. */
     static Kernel sums(Object[] a) {
         float[] in = (float[]) a[0];
         float[] out = (float[]) a[1];
@@ -205,10 +229,30 @@ class RoundRobinStrideLoopTest {
     }
 
     @Test
-    void carriedFloatSum_keepsItsPausesAndMatchesReference() throws InterruptedException {
+    void carriedFloatSums_runRoundRobinAndMatchReference() throws InterruptedException {
+        for (int[] shape : new int[][] {{100_003, 3, 256}, {300_007, 2, 1024}, {999, 5, 64}, {5_003, 9, 1}, {30_011, 3, 200}}) {
+            int n = shape[0];
+            int threads = shape[1] * shape[2];
+            float[] in = Differential.floats(n, 44, -1, 1);
+            long runs = check(shape[1], shape[2], RoundRobinStrideLoopTest::sums, in, new float[threads], new int[] {n});
+            runs += check(shape[1], shape[2], RoundRobinStrideLoopTest::reduction, in, new float[shape[1]], new int[] {n});
+            if (n / threads > 40 && shape[2] % 16 == 0) {
+                assertTrue(runs > 0, "the loop ran round-robin");
+            }
+        }
+    }
+
+    @Test
+    void carriedIntAndLongSums_matchReference() throws InterruptedException {
         int n = 100_003;
-        assertEquals(0, check(3, 256, RoundRobinStrideLoopTest::sums, Differential.floats(n, 44, -1, 1), new float[3 * 256],
-                new int[] {n}), "a loop carrying a vector must not run round-robin");
+        check(3, 256, RoundRobinStrideLoopTest::intAndLongSums, Differential.ints(n, 48, 0, 1000), new long[3 * 256], new int[] {n});
+        check(2, 1024, RoundRobinStrideLoopTest::intAndLongSums, Differential.ints(n, 49, 0, 1000), new long[2 * 1024], new int[] {n});
+    }
+
+    @Test
+    void readPastTheEnd_failsInTheReferencesThread() throws InterruptedException {
+        check(1, 256, RoundRobinStrideLoopTest::reduction, Differential.floats(40_000, 34, -1, 1), new float[1], new int[] {40_100});
+        check(1, 256, RoundRobinStrideLoopTest::sums, Differential.floats(40_000, 34, -1, 1), new float[256], new int[] {40_100});
     }
 
     @Test

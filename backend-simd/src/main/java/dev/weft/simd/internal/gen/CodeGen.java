@@ -163,6 +163,11 @@ public final class CodeGen {
      * turn 3.5, 16 per turn 3.9). {@code -Dweft.simd.roundRobinIterations=N} (at least 1) sets it, to compare.
      */
     static final int ROUND_ROBIN_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.roundRobinIterations", 4));
+    /**
+     * Whether round-robin stride loops may carry vectors (each group's from and back to its spill row, see
+     * {@code MethodGen.roundRobinColumns}); {@code -Dweft.simd.roundRobinVectors=false}: scalars only, to compare.
+     */
+    static final boolean ROUND_ROBIN_VECTORS = !"false".equals(System.getProperty("weft.simd.roundRobinVectors"));
     /** The most header and body nodes of a loop run round-robin: its body is emitted once more in the pause's method. */
     private static final int ROUND_ROBIN_NODES = 32;
 
@@ -3733,7 +3738,7 @@ public final class CodeGen {
             inLoop.addAll(h.nodes);
             inLoop.addAll(sl.body().nodes);
             for (Node p : h.phis) {
-                if (roundRobinColumn(p) == null) {
+                if (roundRobinColumns(p) == null) {
                     return false;
                 }
             }
@@ -3773,24 +3778,78 @@ public final class CodeGen {
         }
 
         /**
-         * For a phi of a round-robin loop's header: {@code {spill class, local, column}} of the scalar local it lives
-         * in, as the pause keeps it; null when it is not a scalar local so kept. (A shadow, the per-thread copy a
-         * value has after the divergent loop, is written on the general path only: fast iterations leave it as kept.)
+         * For a phi of a round-robin loop's header: per local it lives in, {@code {spill class, local, column, vector
+         * kind or -1}}, as the pause keeps it; null when it is not kept so. Scalars (an affine index's base, a uniform
+         * value) and vectors kept inline in their row (float, and int ones without spill calls): a varying value a
+         * group carries (the reduction's per-thread sum) comes from its row and goes back to it as a load and a store
+         * of that row, which the last group's turn left in L1. (A shadow, the per-thread copy a value has after the
+         * divergent loop, is written on the general path only: fast iterations leave it as kept.)
          */
-        private int[] roundRobinColumn(Node phi) {
+        private List<int[]> roundRobinColumns(Node phi) {
             Storage st = storage.get(phi);
             if (st instanceof Storage.Affine a) {
                 st = a.base();
             }
-            if (!(st instanceof Storage.Scalar sc) || sc.kind() == Kind.BOOL) {
+            int[] slots;
+            if (st instanceof Storage.Scalar sc && sc.kind() != Kind.BOOL) {
+                slots = new int[] {sc.slot()};
+            } else if (st instanceof Storage.Vectors vs && ROUND_ROBIN_VECTORS) {
+                slots = vs.slots();
+            } else {
                 return null;
             }
-            for (int[] k : keptAt.get(barrierBlocks.getFirst())) {
-                if (k.length == 2 && k[1] == sc.slot() && k[0] != SPILL_REF) {
-                    return new int[] {k[0], k[1], columns.get(k[0]).get(spillKey(k))};
+            List<int[]> out = new ArrayList<>();
+            for (int slot : slots) {
+                int[] found = null;
+                for (int[] k : keptAt.get(barrierBlocks.getFirst())) {
+                    if (k[1] == slot && k[0] != SPILL_REF && (k.length == 2) == (st instanceof Storage.Scalar)
+                            && (k.length == 2 || inlineSpill(k))) {
+                        found = new int[] {k[0], k[1], columns.get(k[0]).get(spillKey(k)), k.length == 2 ? -1 : k[3]};
+                    }
                 }
+                if (found == null) {
+                    return null;
+                }
+                out.add(found);
             }
-            return null;
+            return out;
+        }
+
+        /** Loads (or with {@code store}, stores) carried local {@code c} (see {@link #roundRobinColumns}) of group {@code g}'s row. */
+        private void roundRobinCarry(int[] c, int rows, int g, boolean store) {
+            if (c[3] >= 0) {
+                Kind kind = Kind.values()[c[3]];
+                ClassDesc vt = Vec.vector(kind);
+                if (store) {
+                    cb.aload(c[1]);
+                    cb.aload(rows);
+                    cb.iload(g);
+                    cb.aaload();
+                    cb.loadConstant(c[2]);
+                    cb.invokevirtual(vt, "intoArray", mt(CD_void, Vec.scalar(kind).arrayType(), CD_int));
+                } else {
+                    Vec.loadSpecies(cb, kind);
+                    cb.aload(rows);
+                    cb.iload(g);
+                    cb.aaload();
+                    cb.loadConstant(c[2]);
+                    cb.invokestatic(vt, "fromArray", mt(vt, Vec.SPECIES, Vec.scalar(kind).arrayType(), CD_int));
+                    cb.astore(c[1]);
+                }
+                return;
+            }
+            TypeKind t = spillTypeKind(c[0]);
+            cb.aload(rows);
+            cb.iload(g);
+            cb.aaload();
+            cb.loadConstant(c[2]);
+            if (store) {
+                cb.loadLocal(t, c[1]);
+                cb.arrayStore(t);
+            } else {
+                cb.arrayLoad(t);
+                cb.storeLocal(t, c[1]);
+            }
         }
 
         /**
@@ -3820,7 +3879,7 @@ public final class CodeGen {
             cb.istore(roundRobinDoneSlot);
             List<int[]> carried = new ArrayList<>();
             for (Node p : h.phis) {
-                carried.add(roundRobinColumn(p));
+                carried.addAll(roundRobinColumns(p));
             }
             // Every group's rows, per spill class the phis use.
             int[] rows = {-1, -1, -1, -1, -1};
@@ -3920,13 +3979,7 @@ public final class CodeGen {
             cb.iaload();
             cb.ifne(nextG);
             for (int[] c : carried) {
-                TypeKind t = spillTypeKind(c[0]);
-                cb.aload(rows[c[0]]);
-                cb.iload(g2);
-                cb.aaload();
-                cb.loadConstant(c[2]);
-                cb.arrayLoad(t);
-                cb.storeLocal(t, c[1]);
+                roundRobinCarry(c, rows[c[0]], g2, false);
             }
             cb.loadConstant(ROUND_ROBIN_ITERATIONS);
             cb.istore(turn);
@@ -3953,13 +4006,7 @@ public final class CodeGen {
                 cb.ifge(fault);
             }
             for (int[] c : carried) {
-                TypeKind t = spillTypeKind(c[0]);
-                cb.aload(rows[c[0]]);
-                cb.iload(g2);
-                cb.aaload();
-                cb.loadConstant(c[2]);
-                cb.loadLocal(t, c[1]);
-                cb.arrayStore(t);
+                roundRobinCarry(c, rows[c[0]], g2, true);
             }
             cb.iconst_1();
             cb.istore(progressed);
@@ -4000,13 +4047,7 @@ public final class CodeGen {
             endLabel.put(body, bEnd);
             // This group's carried values back from its row (every group's row is up to date).
             for (int[] c : carried) {
-                TypeKind t = spillTypeKind(c[0]);
-                cb.aload(rows[c[0]]);
-                cb.iload(groupIndexSlot);
-                cb.aaload();
-                cb.loadConstant(c[2]);
-                cb.arrayLoad(t);
-                cb.storeLocal(t, c[1]);
+                roundRobinCarry(c, rows[c[0]], groupIndexSlot, false);
             }
             releaseTemps();
             cb.labelBinding(skip);

@@ -164,6 +164,29 @@ class RoundRobinStrideLoopTest {
         };
     }
 
+    /** The histogram over 2D CTAs: a linear thread index from threadIdx.x and .y (the row-aligned variants). */
+    static Kernel histogram2d(Object[] a) {
+        int[] data = (int[]) a[0];
+        int[] bins = (int[]) a[1];
+        int n = ((int[]) a[2])[0];
+        return t -> {
+            int[] local = t.sharedInts(64);
+            int tid = t.threadIdxY() * t.blockDimX() + t.threadIdxX();
+            int threads = t.blockDimX() * t.blockDimY();
+            for (int b = tid; b < 64; b += threads) {
+                local[b] = 0;
+            }
+            t.syncThreads();
+            for (int i = t.blockIdxX() * threads + tid; i < n; i += threads * t.gridDimX()) {
+                Atomics.add(local, data[i], 1);
+            }
+            t.syncThreads();
+            for (int b = tid; b < 64; b += threads) {
+                Atomics.add(bins, b, local[b]);
+            }
+        };
+    }
+
     /** Checks on the methods per resume point; returns how many CTA phases ran a loop round-robin meanwhile. */
     private static long check(int ctas, int block, Function<Object[], Kernel> k, Object... data) throws InterruptedException {
         d.report(k, data);
@@ -190,6 +213,17 @@ class RoundRobinStrideLoopTest {
         histogram(100, 2, 256);
         histogram(0, 3, 256);
         histogram(300, 1, 256);
+    }
+
+    @Test
+    void histogram2dCtas_matchReference() throws InterruptedException {
+        for (int[] shape : new int[][] {{32, 8}, {16, 4}, {24, 5}}) {
+            int n = 100_003;
+            d.report(RoundRobinStrideLoopTest::histogram2d, new int[1], new int[64], new int[] {1});
+            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+            d.check(Dim3.of(3), Dim3.of(shape[0], shape[1]), RoundRobinStrideLoopTest::histogram2d, Differential.ints(n, 50, 0, 64),
+                    new int[64], new int[] {n});
+        }
     }
 
     @Test

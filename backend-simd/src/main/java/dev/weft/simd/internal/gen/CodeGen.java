@@ -153,6 +153,15 @@ public final class CodeGen {
      * round-robin across the CTA's groups in its pause's method ({@link MethodGen#roundRobinLoop}): one iteration
      * per group in turn, each group's carried scalars read from and written to its spill row, with no pause, spill
      * or restore of anything else. {@code -Dweft.simd.roundRobin=false} turns it off, to compare.
+     *
+     * <p>Measured (session 9, PairedBenchmark histogram, weft over the hand-written rate in the same seconds, medians of
+     * the 6 measured iterations per run, a loaded machine): off 0.53, 0.49; on with 4 iterations per turn 0.57, 0.58;
+     * 8 per turn 0.51, 0.62; 2 per turn 0.47; 16 per turn 0.40; 1 per turn (the GPU's order) 0.36-0.39 against 0.37-0.51
+     * off in its first pair. So the pause's cost was not the whole story: the order of the reads wants a few stretches
+     * in flight (see {@link #ROUND_ROBIN_ITERATIONS}). Perfasm with it on: 83% of the samples in the pause's method,
+     * the hottest instruction the range check of the atomics' indices right after the two loads (11%, the loads'
+     * latency), the rest the 16 lane extractions and scalar read-modify-writes of the shared atomics (each still with
+     * its own bounds check). Reduction (the loop carries a float vector): on 0.25, off 0.26.
      */
     static final boolean ROUND_ROBIN = !"false".equals(System.getProperty("weft.simd.roundRobin"));
     /**

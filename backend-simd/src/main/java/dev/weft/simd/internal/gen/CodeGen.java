@@ -155,7 +155,7 @@ public final class CodeGen {
      * or restore of anything else. {@code -Dweft.simd.roundRobin=false} turns it off, to compare.
      *
      * <p>Measured (session 9, PairedBenchmark histogram, weft over the hand-written rate in the same seconds, medians of
-     * the 6 measured iterations per run, a loaded machine): off 0.53, 0.49; on with 4 iterations per turn 0.57, 0.58;
+     * the 6 measured iterations per run, a loaded machine): off 0.53, 0.49, 0.52; on with 4 iterations per turn 0.57, 0.58, 0.65;
      * 8 per turn 0.51, 0.62; 2 per turn 0.47; 16 per turn 0.40; 1 per turn (the GPU's order) 0.36-0.39 against 0.37-0.51
      * off in its first pair. So the pause's cost was not the whole story: the order of the reads wants a few stretches
      * in flight (see {@link #ROUND_ROBIN_ITERATIONS}). Perfasm with it on: 83% of the samples in the pause's method,
@@ -174,9 +174,11 @@ public final class CodeGen {
     static final int ROUND_ROBIN_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.roundRobinIterations", 4));
     /**
      * Whether round-robin stride loops may carry vectors (each group's from and back to its spill row, see
-     * {@code MethodGen.roundRobinColumns}); {@code -Dweft.simd.roundRobinVectors=false}: scalars only, to compare.
+     * {@code MethodGen.roundRobinColumns}); off unless {@code -Dweft.simd.roundRobinVectors=true}: the reduction (its
+     * loop carries a per-thread float sum) measured no faster with it (session 9, PairedBenchmark, medians of 6
+     * iterations: on 0.25 and 0.24 of the hand-written rate, off 0.26 and 0.29), so scalars only by default.
      */
-    static final boolean ROUND_ROBIN_VECTORS = !"false".equals(System.getProperty("weft.simd.roundRobinVectors"));
+    public static final boolean ROUND_ROBIN_VECTORS = "true".equals(System.getProperty("weft.simd.roundRobinVectors"));
     /** The most header and body nodes of a loop run round-robin: its body is emitted once more in the pause's method. */
     private static final int ROUND_ROBIN_NODES = 32;
 

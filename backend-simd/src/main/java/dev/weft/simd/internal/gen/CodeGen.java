@@ -149,6 +149,40 @@ public final class CodeGen {
     static final int INTERLEAVE_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.interleaveIterations", 16));
 
     /**
+     * Whether an interleaved stride loop whose carried values are all scalars (affine indexes, uniform counters) runs
+     * round-robin across the CTA's groups in its pause's method ({@link MethodGen#roundRobinLoop}): one iteration
+     * per group in turn, each group's carried scalars read from and written to its spill row, with no pause, spill
+     * or restore of anything else. {@code -Dweft.simd.roundRobin=false} turns it off, to compare.
+     *
+     * <p>Measured (session 9, PairedBenchmark histogram, weft over the hand-written rate in the same seconds, medians of
+     * the 6 measured iterations per run, a loaded machine): off 0.53, 0.49, 0.52; on with 4 iterations per turn 0.57, 0.58, 0.65;
+     * 8 per turn 0.51, 0.62; 2 per turn 0.47; 16 per turn 0.40; 1 per turn (the GPU's order) 0.36-0.39 against 0.37-0.51
+     * off in its first pair. So the pause's cost was not the whole story: the order of the reads wants a few stretches
+     * in flight (see {@link #ROUND_ROBIN_ITERATIONS}). Perfasm with it on: 83% of the samples in the pause's method,
+     * the hottest instruction the range check of the atomics' indices right after the two loads (11%, the loads'
+     * latency), the rest the 16 lane extractions and scalar read-modify-writes of the shared atomics (each still with
+     * its own bounds check). Reduction (the loop carries a float vector): on 0.25, off 0.26.
+     */
+    static final boolean ROUND_ROBIN = !"false".equals(System.getProperty("weft.simd.roundRobin"));
+    /**
+     * The iterations a group runs per turn in a round-robin stride loop. The order of the reads matters, not only
+     * the cost of a pause: one iteration per turn reads each stretch of blockDim elements once, in order, and then
+     * jumps (gridDim x blockDim on); a few per turn keep that many stretches in flight, which the hardware
+     * prefetchers follow (session 8's Java model of the histogram's order on one core: 1 per turn 4.9 ms, 4 per
+     * turn 3.5, 16 per turn 3.9). {@code -Dweft.simd.roundRobinIterations=N} (at least 1) sets it, to compare.
+     */
+    static final int ROUND_ROBIN_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.roundRobinIterations", 4));
+    /**
+     * Whether round-robin stride loops may carry vectors (each group's from and back to its spill row, see
+     * {@code MethodGen.roundRobinColumns}); off unless {@code -Dweft.simd.roundRobinVectors=true}: the reduction (its
+     * loop carries a per-thread float sum) measured no faster with it (session 9, PairedBenchmark, medians of 6
+     * iterations: on 0.25 and 0.24 of the hand-written rate, off 0.26 and 0.29), so scalars only by default.
+     */
+    public static final boolean ROUND_ROBIN_VECTORS = "true".equals(System.getProperty("weft.simd.roundRobinVectors"));
+    /** The most header and body nodes of a loop run round-robin: its body is emitted once more in the pause's method. */
+    private static final int ROUND_ROBIN_NODES = 32;
+
+    /**
      * Spills in a resume point's method leave out the kept locals its phase never writes ({@code
      * MethodGen.unchangedSinceRestore}); false for A/B runs.
      */
@@ -981,6 +1015,11 @@ public final class CodeGen {
         private final Map<Block, Label> yieldResume = new IdentityHashMap<>();
         /** Per interleaved loop header: the local counting down the fast iterations left before the group pauses. */
         private final Map<Block, Integer> yieldCount = new IdentityHashMap<>();
+        /**
+         * In the method of an interleaved loop's pause that runs the loop round-robin ({@link #roundRobinLoop}): the
+         * local set once the round-robin has run in this phase (the first paused group runs it for all); else -1.
+         */
+        private int roundRobinDoneSlot = -1;
 
         /** -1: the general method (resumes each group where it stopped); else the one resume point this method serves. */
         private final int resumeAt;
@@ -3041,6 +3080,13 @@ public final class CodeGen {
             if (phased()) {
                 phasePrologue();
                 nextGroup = cb.newLabel();
+                for (StrideLoops.StrideLoop sl : strideLoops.values()) {
+                    if (roundRobin(sl)) {
+                        roundRobinDoneSlot = local(TypeKind.INT);
+                        cb.iconst_0();
+                        cb.istore(roundRobinDoneSlot);
+                    }
+                }
             }
             Label nextCta = cb.newLabel();
             cb.labelBinding(nextCta);
@@ -3656,6 +3702,9 @@ public final class CodeGen {
             Label pause = cb.newLabel();
             if (yield != null) {
                 cb.labelBinding(yieldResume.computeIfAbsent(h, x -> cb.newLabel()));
+                if (roundRobin(sl)) {
+                    roundRobinLoop(sl);
+                }
             }
             int[] acc = accSlots.get(h);
             for (int r = 0; r < regs32; r++) {
@@ -3773,6 +3822,344 @@ public final class CodeGen {
                 cb.astore(sl);
             }
             spillKept(barrierBlocks.getFirst());
+        }
+
+        /**
+         * Whether this method runs the interleaved stride loop {@code sl} round-robin ({@link #roundRobinLoop}): it is
+         * the method of that loop's pause (every group it runs resumes there), each value the loop carries round its
+         * back edge is a scalar local (an affine index's base, a uniform counter) kept in the spill rows, and every
+         * value its nodes read from outside it is the same in every group of the CTA (built from constants,
+         * parameters, shared arrays and the CTA's coordinates), so that one copy of the body serves every group with
+         * only the carried scalars swapped in. The loop is small ({@link #ROUND_ROBIN_NODES}): the pause's method
+         * carries its body once more.
+         */
+        private boolean roundRobin(StrideLoops.StrideLoop sl) {
+            Block h = sl.header();
+            Integer k = yieldIds.get(h);
+            if (!ROUND_ROBIN || k == null || resumeAt != Phases.YIELD + k
+                    || h.nodes.size() + sl.body().nodes.size() > ROUND_ROBIN_NODES) {
+                return false;
+            }
+            Set<Node> inLoop = identitySet();
+            inLoop.addAll(h.phis);
+            inLoop.addAll(h.nodes);
+            inLoop.addAll(sl.body().nodes);
+            for (Node p : h.phis) {
+                if (roundRobinColumns(p) == null) {
+                    return false;
+                }
+            }
+            for (Block b : List.of(h, sl.body())) {
+                for (Node x : b.nodes) {
+                    if (x.op == Op.SREG && !((SReg) x.aux).isCtaUniform()) {
+                        return false;
+                    }
+                    for (Node o : x.in) {
+                        if (!inLoop.contains(o) && !ctaUniform(o, 0)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+
+        /** Whether {@code x}, defined outside the loop, has one value in every group of the CTA. */
+        private static boolean ctaUniform(Node x, int depth) {
+            if (depth > 16) {
+                return false;
+            }
+            return switch (x.op) {
+                case CONST, PARAM, SHARED, UNDEF -> true;
+                case SREG -> ((SReg) x.aux).isCtaUniform();
+                case ADD, SUB, MUL, DIV, REM, NEG, SHL, SHR, USHR, AND, OR, XOR, CONV, CMP, LENGTH -> {
+                    for (Node o : x.in) {
+                        if (!ctaUniform(o, depth + 1)) {
+                            yield false;
+                        }
+                    }
+                    yield true;
+                }
+                default -> false;
+            };
+        }
+
+        /**
+         * For a phi of a round-robin loop's header: per local it lives in, {@code {spill class, local, column, vector
+         * kind or -1}}, as the pause keeps it; null when it is not kept so. Scalars (an affine index's base, a uniform
+         * value) and vectors kept inline in their row (float, and int ones without spill calls): a varying value a
+         * group carries (the reduction's per-thread sum) comes from its row and goes back to it as a load and a store
+         * of that row, which the last group's turn left in L1. (A shadow, the per-thread copy a value has after the
+         * divergent loop, is written on the general path only: fast iterations leave it as kept.)
+         */
+        private List<int[]> roundRobinColumns(Node phi) {
+            Storage st = storage.get(phi);
+            if (st instanceof Storage.Affine a) {
+                st = a.base();
+            }
+            int[] slots;
+            if (st instanceof Storage.Scalar sc && sc.kind() != Kind.BOOL) {
+                slots = new int[] {sc.slot()};
+            } else if (st instanceof Storage.Vectors vs && ROUND_ROBIN_VECTORS) {
+                slots = vs.slots();
+            } else {
+                return null;
+            }
+            List<int[]> out = new ArrayList<>();
+            for (int slot : slots) {
+                int[] found = null;
+                for (int[] k : keptAt.get(barrierBlocks.getFirst())) {
+                    if (k[1] == slot && k[0] != SPILL_REF && (k.length == 2) == (st instanceof Storage.Scalar)
+                            && (k.length == 2 || inlineSpill(k))) {
+                        found = new int[] {k[0], k[1], columns.get(k[0]).get(spillKey(k)), k.length == 2 ? -1 : k[3]};
+                    }
+                }
+                if (found == null) {
+                    return null;
+                }
+                out.add(found);
+            }
+            return out;
+        }
+
+        /** Loads (or with {@code store}, stores) carried local {@code c} (see {@link #roundRobinColumns}) of group {@code g}'s row. */
+        private void roundRobinCarry(int[] c, int rows, int g, boolean store) {
+            if (c[3] >= 0) {
+                Kind kind = Kind.values()[c[3]];
+                ClassDesc vt = Vec.vector(kind);
+                if (store) {
+                    cb.aload(c[1]);
+                    cb.aload(rows);
+                    cb.iload(g);
+                    cb.aaload();
+                    cb.loadConstant(c[2]);
+                    cb.invokevirtual(vt, "intoArray", mt(CD_void, Vec.scalar(kind).arrayType(), CD_int));
+                } else {
+                    Vec.loadSpecies(cb, kind);
+                    cb.aload(rows);
+                    cb.iload(g);
+                    cb.aaload();
+                    cb.loadConstant(c[2]);
+                    cb.invokestatic(vt, "fromArray", mt(vt, Vec.SPECIES, Vec.scalar(kind).arrayType(), CD_int));
+                    cb.astore(c[1]);
+                }
+                return;
+            }
+            TypeKind t = spillTypeKind(c[0]);
+            cb.aload(rows);
+            cb.iload(g);
+            cb.aaload();
+            cb.loadConstant(c[2]);
+            if (store) {
+                cb.loadLocal(t, c[1]);
+                cb.arrayStore(t);
+            } else {
+                cb.arrayLoad(t);
+                cb.storeLocal(t, c[1]);
+            }
+        }
+
+        /**
+         * An interleaved stride loop run round-robin, in its pause's method: the first paused group runs, for the
+         * whole CTA, one fast iteration of every paused group in turn (group order), round after round, until every
+         * group's scalar test fails; each group's carried scalars come from its spill row and go back to it after its
+         * iteration, nothing else is spilled or restored (see {@link #roundRobin}). Then the groups go on as before:
+         * each resumes from its row, its fast path's test fails at once, and the general path runs its last, partial
+         * iteration. Why: a pause (spill, stop, Phases' rounds, the next group's restore) cost some 50 ns, so groups
+         * ran 16 iterations between pauses (see {@link #INTERLEAVE_ITERATIONS}), and the CTA then read memory in 16
+         * places at once rather than in order, as a GPU's warps do.
+         *
+         * <p>Faults: a group whose iteration faults (any lane) ends the round-robin with its row as before that
+         * iteration and the masks as before it; the pauses then take over, and the group runs that iteration again
+         * in its own fast path (its reads are of memory nobody writes in the phase, see StrideLoops.interleavable, so
+         * it faults again, in the same lane), which reports it as it always did. The iteration's atomics by the lanes
+         * below the faulting one then happen twice: the launch fails, and what memory holds after a failed launch is
+         * not defined. Cancellation is checked after every round.
+         */
+        private void roundRobinLoop(StrideLoops.StrideLoop sl) {
+            Block h = sl.header();
+            Block body = sl.body();
+            Label skip = cb.newLabel();
+            cb.iload(roundRobinDoneSlot);
+            cb.ifne(skip);
+            cb.iconst_1();
+            cb.istore(roundRobinDoneSlot);
+            List<int[]> carried = new ArrayList<>();
+            for (Node p : h.phis) {
+                carried.addAll(roundRobinColumns(p));
+            }
+            // Every group's rows, per spill class the phis use.
+            int[] rows = {-1, -1, -1, -1, -1};
+            for (int[] c : carried) {
+                if (rows[c[0]] < 0) {
+                    rows[c[0]] = local(TypeKind.REFERENCE);
+                    cb.aload(phasesSlot);
+                    cb.getfield(Vec.PHASES, SPILL_FIELDS[c[0]], SPILL_ARRAYS[c[0]].arrayType());
+                    cb.astore(rows[c[0]]);
+                }
+            }
+            int groups = local(TypeKind.INT);
+            cb.iload(threadsSlot);
+            cb.loadConstant(n - 1);
+            cb.iadd();
+            cb.loadConstant(n);
+            cb.idiv();
+            cb.istore(groups);
+            // Per group: 0 while it takes part (paused here, its test not yet failed).
+            int active = local(TypeKind.REFERENCE);
+            cb.aload(phasesSlot);
+            cb.iload(groups);
+            cb.invokevirtual(Vec.PHASES, "roundRobinGroups", mt(CD_int.arrayType(), CD_int));
+            cb.astore(active);
+            int g2 = local(TypeKind.INT);
+            Label initTop = cb.newLabel();
+            Label initEnd = cb.newLabel();
+            cb.iconst_0();
+            cb.istore(g2);
+            cb.labelBinding(initTop);
+            cb.iload(g2);
+            cb.iload(groups);
+            cb.if_icmpge(initEnd);
+            cb.aload(active);
+            cb.iload(g2);
+            cb.aload(stopArraySlot);
+            cb.iload(g2);
+            cb.iaload();
+            cb.loadConstant(resumeAt);
+            cb.isub(); // 0 where paused here
+            cb.iastore();
+            cb.iinc(g2, 1);
+            cb.goto_(initTop);
+            cb.labelBinding(initEnd);
+            // The masks a fault in the body may change (the blocks' own and the enclosing regions'), to put back.
+            Set<Integer> maskSlots = new java.util.TreeSet<>();
+            for (int sl2 : accSlots.get(h)) {
+                maskSlots.add(sl2); // the back edge hands the body's mask, a faulting lane gone, to the header
+            }
+            for (Block b : List.of(h, body)) {
+                for (Block m : killSets.getOrDefault(b, Set.of())) {
+                    for (int sl2 : classSlots.get(m)) {
+                        maskSlots.add(sl2);
+                    }
+                }
+            }
+            Map<Integer, Integer> saved = new LinkedHashMap<>();
+            for (int m : maskSlots) {
+                int t = local(TypeKind.REFERENCE);
+                saved.put(m, t);
+                cb.aload(m);
+                cb.astore(t);
+            }
+            int[] hc = classSlots.get(h);
+            int[] bc = classSlots.get(body);
+            int[] both = java.util.Arrays.copyOf(hc, hc.length + bc.length);
+            System.arraycopy(bc, 0, both, hc.length, bc.length);
+            allTrueInto(both);
+            cur = h;
+            materializeDerived(h);
+            cur = body;
+            materializeDerived(body);
+            Label hEnd = endLabel.get(h);
+            Label bEnd = endLabel.get(body);
+            Label fault = cb.newLabel();
+            Label end = cb.newLabel();
+            endLabel.put(h, fault);
+            endLabel.put(body, fault);
+            int progressed = local(TypeKind.INT);
+            int turn = local(TypeKind.INT);
+            Label round = cb.newLabel();
+            Label groupTop = cb.newLabel();
+            Label roundEnd = cb.newLabel();
+            Label leave = cb.newLabel();
+            Label nextG = cb.newLabel();
+            cb.labelBinding(round);
+            cb.iconst_0();
+            cb.istore(progressed);
+            cb.iconst_0();
+            cb.istore(g2);
+            cb.labelBinding(groupTop);
+            cb.iload(g2);
+            cb.iload(groups);
+            cb.if_icmpge(roundEnd);
+            cb.aload(active);
+            cb.iload(g2);
+            cb.iaload();
+            cb.ifne(nextG);
+            for (int[] c : carried) {
+                roundRobinCarry(c, rows[c[0]], g2, false);
+            }
+            cb.loadConstant(ROUND_ROBIN_ITERATIONS);
+            cb.istore(turn);
+            Label iteration = cb.newLabel();
+            cb.labelBinding(iteration);
+            killEmitted = false;
+            cur = h;
+            nullChecked.clear();
+            strideTest(sl, leave);
+            nodes(h, true);
+            if (!handlers.isEmpty()) {
+                Label on = cb.newLabel();
+                cb.goto_(on);
+                emitHandlers();
+                cb.labelBinding(on);
+            }
+            cur = body;
+            nullChecked.clear();
+            nodes(body, true);
+            edge(body, h, bc.clone(), null);
+            releaseTemps();
+            if (killEmitted) {
+                cb.iload(faultLaneSlot);
+                cb.ifge(fault);
+            }
+            for (int[] c : carried) {
+                roundRobinCarry(c, rows[c[0]], g2, true);
+            }
+            cb.iconst_1();
+            cb.istore(progressed);
+            cb.iinc(turn, -1);
+            cb.iload(turn);
+            cb.ifgt(iteration);
+            cb.goto_(nextG);
+            if (!handlers.isEmpty()) {
+                emitHandlers();
+            }
+            cb.labelBinding(leave);
+            cb.aload(active);
+            cb.iload(g2);
+            cb.iconst_1();
+            cb.iastore();
+            cb.labelBinding(nextG);
+            cb.iinc(g2, 1);
+            cb.goto_(groupTop);
+            cb.labelBinding(roundEnd);
+            cb.iload(progressed);
+            cb.ifeq(end);
+            cb.aload(ctaSlot);
+            cb.invokevirtual(Vec.CTA, "cancelled", mt(CD_boolean));
+            cb.ifne(end);
+            cb.goto_(round);
+            // A group's iteration faulted: its row stays as before it, the masks and the fault record as before.
+            cb.labelBinding(fault);
+            cb.iconst_m1();
+            cb.istore(faultLaneSlot);
+            cb.aconst_null();
+            cb.astore(faultCauseSlot);
+            saved.forEach((m, t) -> {
+                cb.aload(t);
+                cb.astore(m);
+            });
+            cb.labelBinding(end);
+            endLabel.put(h, hEnd);
+            endLabel.put(body, bEnd);
+            // This group's carried values back from its row (every group's row is up to date).
+            for (int[] c : carried) {
+                roundRobinCarry(c, rows[c[0]], groupIndexSlot, false);
+            }
+            releaseTemps();
+            cb.labelBinding(skip);
+            cur = h;
+            nullChecked.clear();
         }
 
         /**

@@ -138,6 +138,12 @@ public final class Listing {
                         kind += "; interleaved: a group pauses every " + CodeGen.INTERLEAVE_ITERATIONS + " iterations of it"
                                 + " (values kept as at a barrier) so that the CTA's other groups run theirs, as a GPU's warps"
                                 + " advance together (-Dweft.simd.interleave=false: each group runs its whole loop in turn)";
+                        if (CodeGen.ROUND_ROBIN) {
+                            kind += "; once every group has paused, the first runs the groups' iterations round-robin, "
+                                    + CodeGen.ROUND_ROBIN_ITERATIONS + " per turn, when all the loop carries is scalars or"
+                                    + " vectors kept inline and what it reads from outside is the same in every group"
+                                    + " (-Dweft.simd.roundRobin=false: pauses only)";
+                        }
                     }
                 }
                 out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");

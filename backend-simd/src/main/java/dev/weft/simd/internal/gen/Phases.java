@@ -76,6 +76,27 @@ public final class Phases {
     // three of 1 KiB per CTA). What one leaves there another never reads: the code writes before it reads, as
     // the groups of one CTA always shared one array.
 
+    private int[] roundRobin = new int[0];
+
+    private static final java.util.concurrent.atomic.LongAdder ROUND_ROBIN_RUNS = new java.util.concurrent.atomic.LongAdder();
+
+    /** How many CTA phases ran a stride loop round-robin in this JVM: for tests that a kernel takes that path. */
+    public static long roundRobinRuns() {
+        return ROUND_ROBIN_RUNS.sum();
+    }
+
+    /**
+     * The SM's array for a round-robin stride loop's groups (CodeGen's {@code roundRobinLoop}), at least
+     * {@code groups} long; the generated code sets what it reads.
+     */
+    public int[] roundRobinGroups(int groups) {
+        ROUND_ROBIN_RUNS.increment();
+        if (roundRobin.length < groups) {
+            roundRobin = new int[groups];
+        }
+        return roundRobin;
+    }
+
     public int[] scratchInt(int len) {
         if (scratchInts.length < len) {
             scratchInts = new int[len];

@@ -214,4 +214,140 @@ class ShortPhasesTest {
             assertTrue(ve.getMessage().contains("syncThreads() not reached by all threads of the CTA"), ve.getMessage());
         }
     }
+
+    /**
+     * The scan benchmark's kernel: after the first barrier only warp 0 works, the other warps go straight to the
+     * second (a uniform branch: passed over with no lane test). a: {int[] in, int[] out, int[] ctaTotals, int n}.
+     */
+    static Kernel warpScan(Object[] a) {
+        int[] in = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int[] ctaTotals = (int[]) a[2];
+        int n = (Integer) a[3];
+        return t -> {
+            int[] warpTotals = t.sharedInts(32);
+            int i = t.globalIdX();
+            int lane = t.laneId();
+            int warp = t.warpId();
+            int warps = (t.blockDimX() + t.warpSize() - 1) / t.warpSize();
+            int v = i < n ? in[i] : 0;
+            for (int d = 1; d < t.warpSize(); d <<= 1) {
+                int below = t.shflUp(v, d);
+                if (lane >= d) {
+                    v += below;
+                }
+            }
+            if (lane == t.warpSize() - 1) {
+                warpTotals[warp] = v;
+            }
+            t.syncThreads();
+            if (warp == 0) {
+                int w = lane < warps ? warpTotals[lane] : 0;
+                for (int d = 1; d < t.warpSize(); d <<= 1) {
+                    int below = t.shflUp(w, d);
+                    if (lane >= d) {
+                        w += below;
+                    }
+                }
+                if (lane < warps) {
+                    warpTotals[lane] = w;
+                }
+            }
+            t.syncThreads();
+            if (warp > 0) {
+                v += warpTotals[warp - 1];
+            }
+            if (i < n) {
+                out[i] = v;
+            }
+            if (t.threadIdxX() == t.blockDimX() - 1) {
+                ctaTotals[t.blockIdxX()] = v;
+            }
+        };
+    }
+
+    @Test
+    void warpScan_otherWarpsPassedOver_matchReference() throws InterruptedException {
+        for (int block : new int[] {1, 32, 100, 256, 1024}) {
+            int grid = 5;
+            int n = block * grid - 9;
+            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), ShortPhasesTest::warpScan,
+                    Differential.ints(Math.max(n, 1), block, -1000, 1000), new int[Math.max(n, 1)], new int[grid], n);
+        }
+    }
+
+    /**
+     * Per level, only warp {@code busy} (a different one each level, 2, 3, 0, 1, ...) works; the others go straight to
+     * the barrier, the groups after it too: a pass over them must test each group's own warp. Then warps past the
+     * second return by a uniform branch, the rest write. a: {float[] in, float[] out, int levels}.
+     */
+    static Kernel oneWarpPerLevel(Object[] a) {
+        float[] in = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        int levels = (Integer) a[2];
+        return t -> {
+            int threads = t.blockDimX() * t.blockDimY() * t.blockDimZ();
+            float[] s = t.sharedFloats(threads);
+            int tid = t.linearThreadIdx();
+            int g = t.blockIdxX() * threads + tid;
+            s[tid] = in[g];
+            t.syncThreads();
+            for (int level = 0; level < levels; level++) {
+                int busy = (level * 5 + 2) & 3; // (no division by a variable: the pass-over computes it)
+                if (t.warpId() == busy) {
+                    s[tid] = s[tid] * 0.5f + s[(tid + 1) % threads] + level;
+                }
+                t.syncThreads();
+            }
+            if (t.warpId() > 1) {
+                return;
+            }
+            out[g] = s[tid] + s[threads - 1 - tid];
+        };
+    }
+
+    @Test
+    void oneWarpPerLevel_1d2d3dCtas_matchReference() throws InterruptedException {
+        int[][] shapes = {{256, 1, 1}, {100, 1, 1}, {1024, 1, 1}, {32, 4, 2}, {16, 4, 4}, {5, 7, 3}, {1, 1, 1}};
+        for (int[] sh : shapes) {
+            int grid = 3;
+            int threads = sh[0] * sh[1] * sh[2];
+            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(sh[0], sh[1], sh[2]), ShortPhasesTest::oneWarpPerLevel,
+                    Differential.floats(threads * grid, 90 + threads, -1, 1), new float[threads * grid], 7);
+        }
+    }
+
+    /** Warp 1 of CTA 1 returns (a uniform branch) while the others wait at the second barrier. */
+    static Kernel warpQuits(Object[] a) {
+        float[] out = (float[]) a[0];
+        return t -> {
+            float[] s = t.sharedFloats(t.blockDimX());
+            int tid = t.threadIdxX();
+            s[tid] = tid;
+            t.syncThreads();
+            if (t.warpId() == 1 && t.blockIdxX() == 1) {
+                return;
+            }
+            if (t.warpId() == 0) {
+                s[tid] += s[t.blockDimX() - 1 - tid];
+            }
+            t.syncThreads();
+            out[t.globalIdX()] = s[tid];
+        };
+    }
+
+    @Test
+    void warpReturnsByUniformBranch_barrierNotReached_stillFails() throws InterruptedException {
+        Object[] data = {new float[3 * 128]};
+        d.report(ShortPhasesTest::warpQuits, data);
+        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        Dim3 grid = Dim3.of(3);
+        Dim3 block = Dim3.of(128);
+        KernelException re = assertThrows(KernelException.class,
+                () -> d.reference.launch(grid, block, warpQuits(Differential.copy(data))));
+        KernelException ve = assertThrows(KernelException.class,
+                () -> d.simd.launch(grid, block, warpQuits(Differential.copy(data))));
+        assertEquals(re.blockIdx(), ve.blockIdx(), "failing CTA");
+        assertTrue(ve.getMessage().contains("syncThreads() not reached by all threads of the CTA"), ve.getMessage());
+    }
 }

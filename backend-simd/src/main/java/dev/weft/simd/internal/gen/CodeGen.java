@@ -171,6 +171,14 @@ public final class CodeGen {
     static final boolean IDLE_RUNS = !"false".equals(System.getProperty("weft.simd.idleRuns"));
 
     /**
+     * Idle ways ({@code MethodGen.idleSkip}) also where a whole group reaches the next barrier (or returns) by a plain
+     * jump or a uniform branch, with no lane test ({@code MethodGen.idleWalkOrArrive}): the scan's warps other than
+     * the first, which only wait while warp 0 scans the warps' totals. {@code -Dweft.simd.uniformIdleWays=false}
+     * turns it off, to compare.
+     */
+    static final boolean UNIFORM_IDLE_WAYS = !"false".equals(System.getProperty("weft.simd.uniformIdleWays"));
+
+    /**
      * Vector values linked through phis share one spill column where no barrier keeps two of them ({@code
      * MethodGen.sharePhiColumns}), so that a phase that only hands them on through a loop's phis neither restores nor
      * spills them; {@code -Dweft.simd.phiColumns=false} turns it off, to compare.
@@ -2018,15 +2026,15 @@ public final class CodeGen {
             List<Block> path = new ArrayList<>(seen);
             path.add(b);
             if (b.exit == Block.Exit.GOTO) {
-                IdleWay on = idleWalk(bar, b, b.succs.getFirst(), path);
+                IdleWay on = idleWalkOrArrive(bar, b, b.succs.getFirst(), path);
                 return on == null ? null : new IdleWay(from, b, new IdleWay[] {on}, false, null);
             }
             if (b.exit != Block.Exit.IF || b.succs.get(0) == b.succs.get(1)) {
                 return null;
             }
             if (!divergent) {
-                IdleWay t = idleWalk(bar, b, b.succs.get(0), path);
-                IdleWay f = idleWalk(bar, b, b.succs.get(1), path);
+                IdleWay t = idleWalkOrArrive(bar, b, b.succs.get(0), path);
+                IdleWay f = idleWalkOrArrive(bar, b, b.succs.get(1), path);
                 return t == null && f == null ? null : new IdleWay(from, b, new IdleWay[] {t, f}, false, null);
             }
             if (!idleCondition(b)) {
@@ -2044,6 +2052,21 @@ public final class CodeGen {
                 }
             }
             return null;
+        }
+
+        /**
+         * {@link #idleWalk}, or where {@code b} is itself a barrier the group may wait at ({@code bar} again, another
+         * whose kept set is {@code bar}'s), or an empty return, a way that arrives there with no lane test: the whole
+         * group goes there by a plain jump or a uniform branch (scan: {@code if (warp == 0)}, the other warps straight
+         * to the next barrier). Only with {@link #UNIFORM_IDLE_WAYS}.
+         */
+        private IdleWay idleWalkOrArrive(Block bar, Block from, Block b, List<Block> seen) {
+            if (UNIFORM_IDLE_WAYS && (b == bar || idleReturn(b) || keptAt.containsKey(b) && b.exit == Block.Exit.GOTO
+                    && b.phis.isEmpty() && b.nodes.size() == 1 && plan.maskOf.get(b) == g.entry()
+                    && keptKey(b).equals(keptKey(bar)))) {
+                return new IdleWay(from, b, null, false, b);
+            }
+            return idleWalk(bar, from, b, seen);
         }
 
         /** An empty block that returns: threads going there are done. */
@@ -2151,6 +2174,11 @@ public final class CodeGen {
                 Label ordinary, List<Node> borrowed) {
             Set<Integer> written = new HashSet<>(writtenBefore);
             Block b = w.b();
+            if (w.next() == null && b == w.target()) {
+                // (idleWalkOrArrive: the whole group arrives, no lane to test)
+                idleArrive(bar, b, written, scalars, flags);
+                return;
+            }
             cur = b;
             int pi = b.preds.indexOf(w.from());
             for (Node p : b.phis) {
@@ -2268,7 +2296,11 @@ public final class CodeGen {
                     }
                 }
             }
-            Block t = w.target();
+            idleArrive(bar, w.target(), written, scalars, flags);
+        }
+
+        /** The end of an idle way: the group waits at {@code t} (or has returned) as its ordinary run would leave it. */
+        private void idleArrive(Block bar, Block t, Set<Integer> written, List<int[]> scalars, Set<Integer> flags) {
             if (idleReturn(t)) {
                 // Every thread returns here: the group is done, as after its last block.
                 cb.aload(stopArraySlot);
@@ -2336,6 +2368,19 @@ public final class CodeGen {
             cb.iload(baseSlot);
             cb.iload(threadsSlot);
             cb.if_icmpge(exit);
+            // The group's scalar special registers, as groupPrologue sets them (an idle way may test them).
+            if (sregs.get(SReg.LANE_ID) instanceof Storage.Affine a) {
+                cb.iload(baseSlot);
+                cb.loadConstant(warpSize - 1);
+                cb.iand();
+                cb.istore(((Storage.Scalar) a.base()).slot());
+            }
+            if (sregs.get(SReg.WARP_ID) instanceof Storage.Scalar sc) {
+                cb.iload(baseSlot);
+                cb.loadConstant(warpSize);
+                cb.idiv();
+                cb.istore(sc.slot());
+            }
             Set<Integer> classes = new TreeSet<>(List.of(SPILL_INT));
             for (int[] k : keptAt.get(idleRunBar)) {
                 if (k.length == 2 && k[0] != SPILL_REF) {

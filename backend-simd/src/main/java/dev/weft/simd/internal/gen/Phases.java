@@ -76,6 +76,8 @@ public final class Phases {
      * pass also tells {@link #resumePoint} its answer. {@code -Dweft.simd.onePassNext=false} turns it off, to
      * compare. Why: per phase, the checks took four passes over the groups (the paused loops, returned, the
      * barrier's site, then the resume point), which a tree reduction's eight short phases per CTA pay each time.
+     * Measured (the reduction's tree alone, 256 CTAs, CPU ms per launch): 0.54-0.60 with every switch of the session
+     * on, 0.68-0.76 with only this one off.
      */
     static final boolean ONE_PASS_NEXT = !"false".equals(System.getProperty("weft.simd.onePassNext"));
 

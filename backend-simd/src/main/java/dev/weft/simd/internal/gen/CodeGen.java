@@ -237,10 +237,12 @@ public final class CodeGen {
     /**
      * With {@link #SHARED_ONCE_PER_PHASE}, also the shared arrays whose length is the same for the whole CTA but not
      * a constant ({@code sharedFloats(blockDim.x)}, the tree reduction's array; {@code MethodGen.ctaUniformLength}):
-     * the phase prologue computes the length again from the CTA's parameters and registers.
-     * {@code -Dweft.simd.uniformSharedOncePerPhase=false} turns it off, to compare.
+     * the phase prologue computes the length again from the CTA's parameters and registers. Off unless
+     * {@code -Dweft.simd.uniformSharedOncePerPhase=true}: it did not measurably win. The reduction's tree alone (256
+     * CTAs, CPU ms per launch, the session's other switches on): 0.54-0.60 with it, 0.52-0.58 without; there only the
+     * groups with work (about 20 of 144 resumes per CTA) restore the array, the others are passed over.
      */
-    static final boolean UNIFORM_SHARED_ONCE_PER_PHASE = !"false".equals(System.getProperty("weft.simd.uniformSharedOncePerPhase"));
+    static final boolean UNIFORM_SHARED_ONCE_PER_PHASE = Boolean.getBoolean("weft.simd.uniformSharedOncePerPhase");
 
     private final Graph g;
     private final Cfg cfg;

@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Kernels of many short phases, against the reference executor, for what makes each phase cheaper: shared arrays
  * whose length is the same for the whole CTA but not a constant, fetched once per phase by the methods per resume
- * point ({@code -Dweft.simd.uniformSharedOncePerPhase=true}, off by default: run these tests with it too); groups that sit a phase out passed over in a loop of their
- * own ({@code -Dweft.simd.idleRuns}); the one pass over the groups' stops after a phase ({@code
- * -Dweft.simd.onePassNext}). CTAs of 1, 33, 100, 256 and 1024 threads, 2D and 3D CTAs (row-aligned groups, groups of
- * 8, the general variant), partial groups, and the faults and the barrier error the reference reports. Inputs are
- * fractions, so that any change in the order of the additions shows in the bits.
+ * point ({@code -Dweft.simd.uniformSharedOncePerPhase=true}, off by default: run these tests with it too); groups
+ * that sit a phase out passed over in a loop of their own ({@code -Dweft.simd.idleRuns}), also where a uniform
+ * branch takes the whole group to the next barrier ({@code -Dweft.simd.uniformIdleWays}); the one pass over the
+ * groups' stops after a phase ({@code -Dweft.simd.onePassNext}). CTAs of 1, 33, 100, 256 and 1024 threads, 2D and
+ * 3D CTAs (row-aligned groups, groups of 8, the general variant), partial groups, and the faults and the barrier
+ * error the reference reports. Inputs are fractions, so that any change in the order of the additions shows in the
+ * bits.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ShortPhasesTest {
@@ -211,7 +213,8 @@ class ShortPhasesTest {
             KernelException ve = assertThrows(KernelException.class,
                     () -> d.simd.launch(grid, block, treeQuit(Differential.copy(data))));
             assertEquals(re.blockIdx(), ve.blockIdx(), "failing CTA");
-            assertTrue(ve.getMessage().contains("syncThreads() not reached by all threads of the CTA"), ve.getMessage());
+            assertTrue(ve.getMessage().contains("syncThreads() not reached by all threads of the CTA"),
+                    ve.getMessage());
         }
     }
 

@@ -178,7 +178,7 @@ public final class CodeGen {
      * jump or a uniform branch, with no lane test ({@code MethodGen.idleWalkOrArrive}): the scan's warps other than
      * the first, which only wait while warp 0 scans the warps' totals. {@code -Dweft.simd.uniformIdleWays=false}
      * turns it off, to compare. Measured (scan, PairedBenchmark as for {@link #IDLE_RUNS}, all four switches on / off):
-     * 0.30 / 0.22, 0.27 / 0.23.
+     * 0.30 / 0.22, 0.27 / 0.23, 0.26 / 0.25.
      */
     static final boolean UNIFORM_IDLE_WAYS = !"false".equals(System.getProperty("weft.simd.uniformIdleWays"));
 
@@ -1748,7 +1748,7 @@ public final class CodeGen {
             };
         }
 
-        /** Pushes a value {@link #ctaUniformLength} accepts, computed from its leaves (the group's locals of it are not set yet). */
+        /** Pushes a value {@link #ctaUniformLength} accepts, from its leaves (the group's locals are not set yet). */
         private void ctaUniformValue(Node x) {
             Storage st = storage.get(x);
             if (st instanceof Storage.Const || x.op == Op.PARAM || x.op == Op.SREG) {
@@ -2305,7 +2305,7 @@ public final class CodeGen {
             idleArrive(bar, w.target(), written, scalars, flags);
         }
 
-        /** The end of an idle way: the group waits at {@code t} (or has returned) as its ordinary run would leave it. */
+        /** The end of an idle way: the group waits at {@code t} (or has returned) as its ordinary run leaves it. */
         private void idleArrive(Block bar, Block t, Set<Integer> written, List<int[]> scalars, Set<Integer> flags) {
             if (idleReturn(t)) {
                 // Every thread returns here: the group is done, as after its last block.
@@ -2344,7 +2344,7 @@ public final class CodeGen {
             cb.goto_(idleEnd());
         }
 
-        /** Where a group passed over by {@link #idleSkip} goes: the next group, through {@link #idleRun} where there is one. */
+        /** Where a group passed over by {@link #idleSkip} goes: the next group, through {@link #idleRun} if any. */
         private Label idleEnd() {
             if (idleRunBar != null) {
                 if (idleRunLabel == null) {
@@ -2406,7 +2406,7 @@ public final class CodeGen {
             cb.goto_(group);
         }
 
-        /** The row-aligned variant's step of the group's (x, y, z) to the next group, as at the end of the group loop. */
+        /** The row-aligned variant's step of the group's (x, y, z) to the next group, as the group loop's end does. */
         private void stepRow() {
             if (rowSlots == null) {
                 return;

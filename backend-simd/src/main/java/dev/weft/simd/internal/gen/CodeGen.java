@@ -168,7 +168,8 @@ public final class CodeGen {
      * MethodGen.idleRun}) rather than round the whole group loop; {@code -Dweft.simd.idleRuns=false} turns it off,
      * to compare. Measured together with {@code uniformSharedOncePerPhase} and {@code Phases.ONE_PASS_NEXT}
      * (PairedBenchmark weft/vectorApi, medians of 6 iterations, all on / all off back to back, 2 shared cores):
-     * reduction 0.31 / 0.19, 0.33 / 0.29 (a third pair disturbed by a test run); the tree alone (the reduction's
+     * reduction 0.31 / 0.19, 0.33 / 0.29 (a third pair disturbed by a test run), and with uniformSharedOncePerPhase
+     * off in both 0.24 / 0.19; the tree alone (the reduction's
      * kernel over n = 0, 256 CTAs, CPU ms per launch) 0.54-0.60 on, 0.67-0.70 with only this off.
      */
     static final boolean IDLE_RUNS = !"false".equals(System.getProperty("weft.simd.idleRuns"));

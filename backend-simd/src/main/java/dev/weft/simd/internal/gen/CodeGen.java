@@ -60,6 +60,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Generates the hidden class that runs a kernel's CTAs: for each group of threads (a warp of 32 threads, or as
@@ -197,6 +198,26 @@ public final class CodeGen {
     static final boolean SKIP_IDLE_GROUPS = !"false".equals(System.getProperty("weft.simd.skipIdleGroups"));
 
     /**
+     * Groups that {@code MethodGen.idleSkip} passes over run on in a small loop of their own ({@code
+     * MethodGen.idleRun}) rather than round the whole group loop; {@code -Dweft.simd.idleRuns=false} turns it off,
+     * to compare. Measured together with {@code uniformSharedOncePerPhase} and {@code Phases.ONE_PASS_NEXT}
+     * (PairedBenchmark weft/vectorApi, medians of 6 iterations, all on / all off back to back, 2 shared cores):
+     * reduction 0.31 / 0.19, 0.33 / 0.29 (a third pair disturbed by a test run), and with uniformSharedOncePerPhase
+     * off in both 0.24 / 0.19; the tree alone (the reduction's
+     * kernel over n = 0, 256 CTAs, CPU ms per launch) 0.54-0.60 on, 0.67-0.70 with only this off.
+     */
+    static final boolean IDLE_RUNS = !"false".equals(System.getProperty("weft.simd.idleRuns"));
+
+    /**
+     * Idle ways ({@code MethodGen.idleSkip}) also where a whole group reaches the next barrier (or returns) by a plain
+     * jump or a uniform branch, with no lane test ({@code MethodGen.idleWalkOrArrive}): the scan's warps other than
+     * the first, which only wait while warp 0 scans the warps' totals. {@code -Dweft.simd.uniformIdleWays=false}
+     * turns it off, to compare. Measured (scan, PairedBenchmark as for {@link #IDLE_RUNS}, all four switches on / off):
+     * 0.30 / 0.22, 0.27 / 0.23, 0.26 / 0.25.
+     */
+    static final boolean UNIFORM_IDLE_WAYS = !"false".equals(System.getProperty("weft.simd.uniformIdleWays"));
+
+    /**
      * Vector values linked through phis share one spill column where no barrier keeps two of them ({@code
      * MethodGen.sharePhiColumns}), so that a phase that only hands them on through a loop's phis neither restores nor
      * spills them; {@code -Dweft.simd.phiColumns=false} turns it off, to compare.
@@ -247,6 +268,16 @@ public final class CodeGen {
      * the tiles' lengths out of the group loop (perfasm).
      */
     static final boolean SHARED_ONCE_PER_PHASE = !"false".equals(System.getProperty("weft.simd.sharedOncePerPhase"));
+
+    /**
+     * With {@link #SHARED_ONCE_PER_PHASE}, also the shared arrays whose length is the same for the whole CTA but not
+     * a constant ({@code sharedFloats(blockDim.x)}, the tree reduction's array; {@code MethodGen.ctaUniformLength}):
+     * the phase prologue computes the length again from the CTA's parameters and registers. Off unless
+     * {@code -Dweft.simd.uniformSharedOncePerPhase=true}: it did not measurably win. The reduction's tree alone (256
+     * CTAs, CPU ms per launch, the session's other switches on): 0.54-0.60 with it, 0.52-0.58 without; there only the
+     * groups with work (about 20 of 144 resumes per CTA) restore the array, the others are passed over.
+     */
+    static final boolean UNIFORM_SHARED_ONCE_PER_PHASE = Boolean.getBoolean("weft.simd.uniformSharedOncePerPhase");
 
     private final Graph g;
     private final Cfg cfg;
@@ -968,6 +999,10 @@ public final class CodeGen {
         /** See {@link #hoistedShared()}. */
         private Map<Integer, Node> hoistedShared;
         private Label nextGroup;
+        /** See {@link #idleRun}: the barrier and idle way of the resume method's idle skip, and the loop's label. */
+        private Block idleRunBar;
+        private IdleWay idleRunWay;
+        private Label idleRunLabel;
         private final List<Integer> refInits = new ArrayList<>();
         /** The static types of spilled reference locals. */
         private final Map<Integer, ClassDesc> refTypes = new HashMap<>();
@@ -1774,10 +1809,54 @@ public final class CodeGen {
                 cb.aload(ctaSlot);
                 cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
                 cb.loadConstant((Integer) x.aux);
-                scalar(x.in(0));
+                ctaUniformValue(x.in(0));
                 cb.invokevirtual(Vec.SHARED_MEMORY, sharedMethod(x.kind), mt(Vec.scalar(x.kind), CD_int, CD_int));
                 cb.astore(slot);
             });
+        }
+
+        /**
+         * Whether int value {@code x} is the same for every thread of a CTA and computable in a phase's prologue
+         * without a fault: a constant, an int parameter, a CTA-wide special register (blockDim, blockIdx, gridDim,
+         * warpSize: read at the method's start), or the arithmetic of such values (no loads: memory may change
+         * between phases). The length of a shared array such as {@code sharedFloats(blockDim.x)}; see {@link
+         * #hoistedShared}.
+         */
+        private boolean ctaUniformLength(Node x, int depth) {
+            if (depth > 8 || x.kind != Kind.INT) {
+                return false;
+            }
+            Storage st = storage.get(x);
+            if (st instanceof Storage.Const) {
+                return true;
+            }
+            return switch (x.op) {
+                case PARAM -> st instanceof Storage.Scalar;
+                case SREG -> ((SReg) x.aux).isCtaUniform() && st instanceof Storage.Scalar;
+                case ADD, SUB, MUL, AND, OR, XOR, SHL, SHR, USHR -> x.in.size() == 2
+                        && ctaUniformLength(x.in(0), depth + 1) && ctaUniformLength(x.in(1), depth + 1);
+                // a constant divisor other than 0: no fault (MIN_VALUE / -1 wraps in Java as in the group's code)
+                case DIV, REM -> x.in.size() == 2 && ctaUniformLength(x.in(0), depth + 1)
+                        && storage.get(x.in(1)) instanceof Storage.Const c && ((Number) c.value()).intValue() != 0;
+                case NEG -> ctaUniformLength(x.in(0), depth + 1);
+                default -> false;
+            };
+        }
+
+        /** Pushes a value {@link #ctaUniformLength} accepts, from its leaves (the group's locals are not set yet). */
+        private void ctaUniformValue(Node x) {
+            Storage st = storage.get(x);
+            if (st instanceof Storage.Const || x.op == Op.PARAM || x.op == Op.SREG) {
+                scalar(x);
+                return;
+            }
+            ctaUniformValue(x.in(0));
+            if (x.op == Op.NEG) {
+                cb.ineg();
+                return;
+            }
+            ctaUniformValue(x.in(1));
+            scalarBinary(x.op, Kind.INT);
         }
 
         /**
@@ -1804,7 +1883,8 @@ public final class CodeGen {
                     }
                 }
                 for (Node x : g.entry().nodes) {
-                    if (x.op == Op.SHARED && storage.get(x.in(0)) instanceof Storage.Const
+                    if (x.op == Op.SHARED && (storage.get(x.in(0)) instanceof Storage.Const
+                            || UNIFORM_SHARED_ONCE_PER_PHASE && ctaUniformLength(x.in(0), 0))
                             && storage.get(x) instanceof Storage.Scalar sc && keptRefs.contains(sc.slot())) {
                         hoistedShared.put(sc.slot(), x);
                     }
@@ -1860,6 +1940,10 @@ public final class CodeGen {
                     if (barrierOf(b).id() == resumeAt) {
                         IdleWay idle = skipIdleGroups ? idleWay(b) : null;
                         if (idle != null) {
+                            if (IDLE_RUNS && profiling == null) {
+                                idleRunBar = b;
+                                idleRunWay = idle;
+                            }
                             idleSkip(b, idle);
                         }
                         restoreKept(b);
@@ -2084,15 +2168,15 @@ public final class CodeGen {
             List<Block> path = new ArrayList<>(seen);
             path.add(b);
             if (b.exit == Block.Exit.GOTO) {
-                IdleWay on = idleWalk(bar, b, b.succs.getFirst(), path);
+                IdleWay on = idleWalkOrArrive(bar, b, b.succs.getFirst(), path);
                 return on == null ? null : new IdleWay(from, b, new IdleWay[] {on}, false, null);
             }
             if (b.exit != Block.Exit.IF || b.succs.get(0) == b.succs.get(1)) {
                 return null;
             }
             if (!divergent) {
-                IdleWay t = idleWalk(bar, b, b.succs.get(0), path);
-                IdleWay f = idleWalk(bar, b, b.succs.get(1), path);
+                IdleWay t = idleWalkOrArrive(bar, b, b.succs.get(0), path);
+                IdleWay f = idleWalkOrArrive(bar, b, b.succs.get(1), path);
                 return t == null && f == null ? null : new IdleWay(from, b, new IdleWay[] {t, f}, false, null);
             }
             if (!idleCondition(b)) {
@@ -2110,6 +2194,21 @@ public final class CodeGen {
                 }
             }
             return null;
+        }
+
+        /**
+         * {@link #idleWalk}, or where {@code b} is itself a barrier the group may wait at ({@code bar} again, another
+         * whose kept set is {@code bar}'s), or an empty return, a way that arrives there with no lane test: the whole
+         * group goes there by a plain jump or a uniform branch (scan: {@code if (warp == 0)}, the other warps straight
+         * to the next barrier). Only with {@link #UNIFORM_IDLE_WAYS}.
+         */
+        private IdleWay idleWalkOrArrive(Block bar, Block from, Block b, List<Block> seen) {
+            if (UNIFORM_IDLE_WAYS && (b == bar || idleReturn(b) || keptAt.containsKey(b) && b.exit == Block.Exit.GOTO
+                    && b.phis.isEmpty() && b.nodes.size() == 1 && plan.maskOf.get(b) == g.entry()
+                    && keptKey(b).equals(keptKey(bar)))) {
+                return new IdleWay(from, b, null, false, b);
+            }
+            return idleWalk(bar, from, b, seen);
         }
 
         /** An empty block that returns: threads going there are done. */
@@ -2217,6 +2316,11 @@ public final class CodeGen {
                 Label ordinary, List<Node> borrowed) {
             Set<Integer> written = new HashSet<>(writtenBefore);
             Block b = w.b();
+            if (w.next() == null && b == w.target()) {
+                // (idleWalkOrArrive: the whole group arrives, no lane to test)
+                idleArrive(bar, b, written, scalars, flags);
+                return;
+            }
             cur = b;
             int pi = b.preds.indexOf(w.from());
             for (Node p : b.phis) {
@@ -2334,14 +2438,18 @@ public final class CodeGen {
                     }
                 }
             }
-            Block t = w.target();
+            idleArrive(bar, w.target(), written, scalars, flags);
+        }
+
+        /** The end of an idle way: the group waits at {@code t} (or has returned) as its ordinary run leaves it. */
+        private void idleArrive(Block bar, Block t, Set<Integer> written, List<int[]> scalars, Set<Integer> flags) {
             if (idleReturn(t)) {
                 // Every thread returns here: the group is done, as after its last block.
                 cb.aload(stopArraySlot);
                 cb.iload(groupIndexSlot);
                 cb.iconst_0();
                 cb.iastore();
-                cb.goto_(nextGroup);
+                cb.goto_(idleEnd());
                 return;
             }
             for (int[] k : scalars) {
@@ -2369,7 +2477,93 @@ public final class CodeGen {
                 cb.loadConstant(barrierOf(t).id());
                 cb.iastore();
             }
-            cb.goto_(nextGroup);
+            cb.goto_(idleEnd());
+        }
+
+        /** Where a group passed over by {@link #idleSkip} goes: the next group, through {@link #idleRun} if any. */
+        private Label idleEnd() {
+            if (idleRunBar != null) {
+                if (idleRunLabel == null) {
+                    idleRunLabel = cb.newLabel();
+                }
+                return idleRunLabel;
+            }
+            return nextGroup;
+        }
+
+        /**
+         * After the group loop, a loop of its own over the groups that follow one {@link #idleSkip} passed over: the
+         * next group's rows of the kept scalars, the same idle test, and on to the next while groups are idle; the
+         * first that is not (or whose flags differ, or the end of the CTA) goes back to the group loop, whose resume
+         * tests it again and runs it. Why: passed over in the group loop, an idle group still went round the whole
+         * loop, whose values C2 keeps on the stack around it: about 100 instructions per group (perfasm; a tree
+         * reduction of 256 threads passes over 124 groups per CTA), of which the test needs some 20.
+         */
+        private void idleRun(Label group, Label exit) {
+            if (idleRunLabel == null) {
+                return;
+            }
+            cb.labelBinding(idleRunLabel);
+            cb.iinc(groupIndexSlot, 1);
+            stepRow();
+            cb.iinc(baseSlot, n);
+            cb.iload(baseSlot);
+            cb.iload(threadsSlot);
+            cb.if_icmpge(exit);
+            // The group's scalar special registers, as groupPrologue sets them (an idle way may test them).
+            if (sregs.get(SReg.LANE_ID) instanceof Storage.Affine a) {
+                cb.iload(baseSlot);
+                cb.loadConstant(warpSize - 1);
+                cb.iand();
+                cb.istore(((Storage.Scalar) a.base()).slot());
+            }
+            if (sregs.get(SReg.WARP_ID) instanceof Storage.Scalar sc) {
+                cb.iload(baseSlot);
+                cb.loadConstant(warpSize);
+                cb.idiv();
+                cb.istore(sc.slot());
+            }
+            Set<Integer> classes = new TreeSet<>(List.of(SPILL_INT));
+            for (int[] k : keptAt.get(idleRunBar)) {
+                if (k.length == 2 && k[0] != SPILL_REF) {
+                    classes.add(k[0]);
+                }
+            }
+            for (int i : classes) {
+                if (spillArraySlots[i] >= 0) {
+                    cb.aload(phasesSlot);
+                    cb.getfield(Vec.PHASES, SPILL_FIELDS[i], SPILL_ARRAYS[i].arrayType());
+                    cb.iload(groupIndexSlot);
+                    cb.aaload();
+                    cb.astore(spillArraySlots[i]);
+                }
+            }
+            idleSkip(idleRunBar, idleRunWay);
+            cb.goto_(group);
+        }
+
+        /** The row-aligned variant's step of the group's (x, y, z) to the next group, as the group loop's end does. */
+        private void stepRow() {
+            if (rowSlots == null) {
+                return;
+            }
+            Label stepped = cb.newLabel();
+            cb.iinc(rowSlots[0], n);
+            cb.iload(rowSlots[0]);
+            cb.iload(bxSlot);
+            cb.if_icmplt(stepped);
+            cb.iload(rowSlots[0]);
+            cb.iload(bxSlot);
+            cb.isub();
+            cb.istore(rowSlots[0]);
+            cb.iinc(rowSlots[1], 1);
+            cb.iload(rowSlots[1]);
+            cb.iload(bySlot);
+            cb.if_icmplt(stepped);
+            cb.iconst_0();
+            cb.istore(rowSlots[1]);
+            cb.iinc(rowSlots[2], 1);
+            cb.labelBinding(stepped);
         }
         /** The values kept across the barrier at the end of {@code b}, back from this group's rows. */
         private void restoreKept(Block b) {
@@ -3159,6 +3353,7 @@ public final class CodeGen {
             }
             cb.iinc(baseSlot, n);
             cb.goto_(group);
+            idleRun(group, exit);
             cb.labelBinding(exit);
             if (ctaCountSlot >= 0 && profiling == null) {
                 nextCtaOfRow(nextCta);

@@ -1,0 +1,549 @@
+package dev.weft.simd.internal.gen;
+
+import static dev.weft.simd.internal.gen.Vec.mt;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.weft.simd.internal.ir.Kind;
+import dev.weft.simd.internal.ir.Node;
+import dev.weft.simd.internal.ir.Node.Shape;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.util.EnumMap;
+
+/**
+ * Loads and stores of global and shared arrays: contiguous vector accesses at affine indexes, strided gathers from
+ * constant maps, gathers and scatters for the rest, and shared allocations. Every access is range-checked against
+ * the current mask: the first active thread out of bounds faults, an inactive lane never does.
+ */
+final class MemoryOps {
+    /** The method this code is part of. */
+    private final MethodGen method;
+    private final int l32;
+    private final int n;
+    private final int regs32;
+    private final CodeBuilder cb;
+    private final EnumMap<Kind, Integer> scratch;
+
+    MemoryOps(MethodGen method) {
+        this.method = method;
+        this.l32 = method.l32;
+        this.n = method.n;
+        this.regs32 = method.regs32;
+        this.cb = method.cb;
+        this.scratch = method.scratch;
+    }
+
+    /** The {@code SharedMemory} method that makes a shared array of {@code kind}. */
+    static String sharedMethod(Kind kind) {
+        return switch (kind) {
+            case INT_ARRAY -> "ints";
+            case LONG_ARRAY -> "longs";
+            case FLOAT_ARRAY -> "floats";
+            default -> "doubles";
+        };
+    }
+
+    /**
+     * A shared allocation: the CTA's k-th array, once per group (every thread of the group would get the same
+     * array). An allocation the runtime refuses (over the limit, or not the array another thread got) faults
+     * the first active thread, which is the thread that makes it first in the reference executor.
+     */
+    void sharedAllocation(Node x) {
+        Label start = cb.newLabel();
+        Label end = cb.newLabel();
+        Label handler = cb.newLabel();
+        Label done = cb.newLabel();
+        String factory = sharedMethod(x.kind);
+        cb.labelBinding(start);
+        cb.aload(method.ctaSlot);
+        cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
+        cb.loadConstant((Integer) x.aux);
+        method.scalar(x.in(0));
+        cb.invokevirtual(Vec.SHARED_MEMORY, factory, mt(Vec.scalar(x.kind), CD_int, CD_int));
+        cb.labelBinding(end);
+        method.storeScalar(x);
+        cb.goto_(done);
+        cb.labelBinding(handler);
+        int cause = method.temp(TypeKind.REFERENCE);
+        cb.astore(cause);
+        method.faults.uniformFault(() -> cb.aload(cause));
+        // (No active thread: not reached; the array is not there for the rest of the block to use.)
+        cb.goto_(method.endLabel.get(method.cur));
+        cb.labelBinding(done);
+        cb.exceptionCatch(start, end, handler, ClassDesc.of("java.lang.IllegalArgumentException"));
+    }
+
+    void uniformLoad(Node x) {
+        Node arr = x.in(0);
+        Node idx = x.in(1);
+        Kind ek = x.kind;
+        Label oob = cb.newLabel();
+        Label ok = cb.newLabel();
+        method.faults.nullCheck(arr, null);
+        // One unsigned comparison: negative indices are above any length.
+        method.scalar(idx);
+        method.scalar(arr);
+        cb.arraylength();
+        cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
+        cb.iflt(ok);
+        method.faults.toOutOfBounds(idx, arr);
+        cb.labelBinding(ok);
+        method.scalar(arr);
+        method.scalar(idx);
+        cb.arrayLoad(Vec.typeKind(ek));
+        method.storeScalar(x);
+    }
+
+    boolean contiguous(Node idx) {
+        return method.shapeAt(idx, method.cur) == Shape.AFFINE && idx.stride == 1;
+    }
+
+    void load(Node x) {
+        Node arr = x.in(0);
+        Node idx = x.in(1);
+        Kind ek = x.kind;
+        Label done = cb.newLabel();
+        method.faults.nullCheck(arr, null);
+        if (contiguous(idx)) {
+            Label slow = cb.newLabel();
+            fastRangeCheck(idx, arr, slow);
+            for (int r = 0; r < method.regs(ek); r++) {
+                Vec.loadSpecies(cb, ek);
+                method.scalar(arr);
+                registerOffset(idx, r, ek);
+                cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
+                method.storeVector(x, r);
+            }
+            cb.goto_(done);
+            cb.labelBinding(slow);
+            contiguousFaults(idx, arr);
+            for (int r = 0; r < method.regs(ek); r++) {
+                Vec.loadSpecies(cb, ek);
+                method.scalar(arr);
+                registerOffset(idx, r, ek);
+                method.curMask(ek, r);
+                cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+                method.storeVector(x, r);
+            }
+            cb.goto_(done);
+        } else {
+            if (stridedGather(idx)) {
+                Label slow = cb.newLabel();
+                stridedRangeCheck(idx, arr, slow);
+                for (int r = 0; r < method.regs(ek); r++) {
+                    Vec.loadSpecies(cb, ek);
+                    method.scalar(arr);
+                    registerOffset(idx, r, ek);
+                    cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
+                    cb.loadConstant(idx.stride + Lanes.MAX_GATHER_STRIDE);
+                    cb.aaload();
+                    cb.iconst_0();
+                    cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                    method.storeVector(x, r);
+                }
+                cb.goto_(done);
+                cb.labelBinding(slow);
+            }
+            gatherIndices(idx, arr);
+            Label empty = cb.newLabel();
+            method.scalar(arr);
+            cb.arraylength();
+            cb.ifeq(empty);
+            int map = scratch.get(Kind.INT);
+            for (int r = 0; r < method.regs(ek); r++) {
+                Vec.loadSpecies(cb, ek);
+                method.scalar(arr);
+                cb.iconst_0();
+                cb.aload(map);
+                cb.loadConstant(r * method.lanes(ek));
+                cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                method.storeVector(x, r);
+            }
+            cb.goto_(done);
+            cb.labelBinding(empty);
+            zeroVectors(x);
+            cb.goto_(done);
+        }
+        cb.labelBinding(done);
+    }
+
+    private void zeroVectors(Node x) {
+        for (int r = 0; r < method.regs(x.kind); r++) {
+            Integer zero = method.zeroSlots.get(x.kind);
+            if (zero != null) {
+                cb.aload(zero);
+            } else {
+                Vec.loadSpecies(cb, x.kind);
+                cb.invokestatic(Vec.vector(x.kind), "zero", mt(Vec.vector(x.kind), Vec.SPECIES));
+            }
+            method.storeVector(x, r);
+        }
+    }
+
+    /** Whether a load at {@code idx} is a gather at {@code base + stride * lane} with a map in {@link Lanes#STRIDED}. */
+    private boolean stridedGather(Node idx) {
+        return method.shapeAt(idx, method.cur) == Shape.AFFINE && idx.stride != 1 && idx.stride != 0
+                && Math.abs(idx.stride) <= Lanes.MAX_GATHER_STRIDE;
+    }
+
+    /**
+     * Jumps to {@code slow} unless the indices {@code base + stride * lane} of every lane of the group, active or
+     * not, lie inside the array: then no thread faults, and the inactive lanes read elements that exist (their
+     * values are never used, as with the unmasked gather of {@link #gatherIndices}). Int arithmetic cannot
+     * overflow here: {@code |stride| * (n - 1)} is small and the array length not negative.
+     */
+    private void stridedRangeCheck(Node idx, Node arr, Label slow) {
+        int span = Math.abs(idx.stride) * (n - 1);
+        if (idx.stride > 0) {
+            // 0 <= base and base + span < length
+            method.base(idx, method.cur);
+            cb.iflt(slow);
+            method.base(idx, method.cur);
+            method.scalar(arr);
+            cb.arraylength();
+            cb.loadConstant(span);
+            cb.isub();
+            cb.if_icmpge(slow);
+        } else {
+            // 0 <= base - span and base < length
+            method.base(idx, method.cur);
+            cb.loadConstant(span);
+            cb.if_icmplt(slow);
+            method.base(idx, method.cur);
+            method.scalar(arr);
+            cb.arraylength();
+            cb.if_icmpge(slow);
+        }
+    }
+
+    /** Jumps to {@code slow} unless {@code [base, base + n)} lies inside the array. */
+    private void fastRangeCheck(Node idx, Node arr, Label slow) {
+        method.base(idx, method.cur);
+        cb.iflt(slow);
+        method.base(idx, method.cur);
+        method.scalar(arr);
+        cb.arraylength();
+        cb.loadConstant(n);
+        cb.isub();
+        cb.if_icmpgt(slow);
+    }
+
+    /** For a contiguous access near an array's end: faults the first active lane outside it, if any. */
+    private void contiguousFaults(Node idx, Node arr) {
+        Label ok = cb.newLabel();
+        method.base(idx, method.cur);
+        method.scalar(arr);
+        cb.arraylength();
+        method.curBits();
+        cb.invokestatic(Vec.LANES, "firstOutside", mt(CD_int, CD_int, CD_int, CD_long));
+        cb.dup();
+        cb.istore(method.kSlot);
+        cb.iflt(ok);
+        method.base(idx, method.cur);
+        cb.iload(method.kSlot);
+        cb.iadd();
+        method.scalar(arr);
+        cb.arraylength();
+        cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+        cb.astore(method.faultCauseSlot);
+        method.faults.kill();
+        cb.labelBinding(ok);
+    }
+
+    /**
+     * With the lane bits of the indexes outside {@code arr} on the stack (lane {@code i} of the group at bit
+     * {@code i}; {@code map} holds the group's indexes): if any, the first such lane faults as the reference's
+     * thread would, and it and the lanes after it leave the masks ({@link Faults#kill}).
+     */
+    void faultAtFirstOutside(int map, Node arr) {
+        Label ok = cb.newLabel();
+        cb.dup2();
+        cb.lstore(method.bitsSlot);
+        cb.lconst_0();
+        cb.lcmp();
+        cb.ifeq(ok);
+        cb.lload(method.bitsSlot);
+        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+        cb.istore(method.kSlot);
+        cb.aload(map);
+        cb.iload(method.kSlot);
+        cb.iaload();
+        method.scalar(arr);
+        cb.arraylength();
+        cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+        cb.astore(method.faultCauseSlot);
+        method.faults.kill();
+        cb.labelBinding(ok);
+    }
+
+    /**
+     * Puts the index vector into the int scratch array, faults the first active lane out of bounds, then
+     * replaces the indices of inactive lanes by 0 so that an unmasked gather reads only valid elements.
+     * The vector work is emitted inline, not as calls to Lanes helpers: the generated methods are near C2's
+     * inlining budget, so such a call is not inlined and its vector and mask arguments are boxed, per group
+     * and register (77 MB per launch of the register-blocked sgemm, whose tile loads are gathers).
+     */
+    private void gatherIndices(Node idx, Node arr) {
+        int map = scratch.get(Kind.INT);
+        if (method.gen.compactGathers) {
+            compactGatherIndices(idx, arr, map);
+            return;
+        }
+        method.gen.inlineGathers = true;
+        for (int r = 0; r < regs32; r++) {
+            method.vector(idx, r, method.cur);
+            cb.aload(map);
+            cb.loadConstant(r * l32);
+            cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+            // unsigned: a negative index is above any length
+            method.vector(idx, r, method.cur);
+            cb.getstatic(Vec.OPERATORS, "UGE", Vec.operatorType("UGE"));
+            method.scalar(arr);
+            cb.arraylength();
+            cb.invokevirtual(Vec.INT_VECTOR, "compare", mt(Vec.MASK, method.arithmetic.comparisonType(), CD_int));
+            method.curMask(Kind.INT, r);
+            cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+            cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+            if (r > 0) {
+                cb.loadConstant(r * l32);
+                cb.lshl();
+                cb.lor();
+            }
+        }
+        faultAtFirstOutside(map, arr);
+        for (int r = 0; r < regs32; r++) {
+            method.vector(idx, r, method.cur);
+            cb.iconst_0();
+            method.curMask(Kind.INT, r);
+            cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+            cb.invokevirtual(Vec.INT_VECTOR, "blend", mt(Vec.INT_VECTOR, CD_int, Vec.MASK));
+            cb.aload(map);
+            cb.loadConstant(r * l32);
+            cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
+        }
+    }
+
+    /** {@link #gatherIndices} as calls to Lanes helpers ({@link CodeGen#withCompactGathers}). */
+    private void compactGatherIndices(Node idx, Node arr, int map) {
+        for (int r = 0; r < regs32; r++) {
+            method.vector(idx, r, method.cur);
+            method.curMask(Kind.INT, r);
+            method.scalar(arr);
+            cb.arraylength();
+            cb.aload(map);
+            cb.loadConstant(r * l32);
+            cb.invokestatic(Vec.LANES, "outside", mt(CD_long, Vec.INT_VECTOR, Vec.MASK, CD_int, CD_int.arrayType(), CD_int));
+            if (r > 0) {
+                cb.loadConstant(r * l32);
+                cb.lshl();
+                cb.lor();
+            }
+        }
+        faultAtFirstOutside(map, arr);
+        for (int r = 0; r < regs32; r++) {
+            method.vector(idx, r, method.cur);
+            method.curMask(Kind.INT, r);
+            cb.aload(map);
+            cb.loadConstant(r * l32);
+            cb.invokestatic(Vec.LANES, "inside", mt(CD_void, Vec.INT_VECTOR, Vec.MASK, CD_int.arrayType(), CD_int));
+        }
+    }
+
+    void store(Node x) {
+        Node arr = x.in(0);
+        Node idx = x.in(1);
+        Node val = x.in(2);
+        Kind ek = val.kind;
+        Shape is = method.shapeAt(idx, method.cur);
+        Label done = cb.newLabel();
+        method.faults.nullCheck(arr, null);
+        if (is == Shape.UNIFORM) {
+            // Every active thread writes the same element: the last one in linear order wins.
+            Label oob = cb.newLabel();
+            method.scalar(idx);
+            cb.iflt(oob);
+            method.scalar(idx);
+            method.scalar(arr);
+            cb.arraylength();
+            cb.if_icmpge(oob);
+            // inline: with Lanes.bits not inlined (a method near C2's limit) the masks passed were boxed
+            method.warpOps.activeBits();
+            cb.dup2();
+            cb.lstore(method.bitsSlot);
+            cb.lconst_0();
+            cb.lcmp();
+            cb.ifeq(done);
+            method.scalar(arr);
+            method.scalar(idx);
+            if (method.shapeAt(val, method.cur) == Shape.UNIFORM) {
+                method.scalar(val);
+            } else {
+                int s = scratch.get(ek);
+                for (int r = 0; r < method.regs(ek); r++) {
+                    method.vector(val, r, method.cur);
+                    cb.aload(s);
+                    cb.loadConstant(r * method.lanes(ek));
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                }
+                cb.aload(s);
+                cb.bipush(63);
+                cb.lload(method.bitsSlot);
+                cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfLeadingZeros", mt(CD_int, CD_long));
+                cb.isub();
+                cb.arrayLoad(Vec.typeKind(ek));
+            }
+            cb.arrayStore(Vec.typeKind(ek));
+            cb.goto_(done);
+            cb.labelBinding(oob);
+            method.faults.toOutOfBounds(idx, arr);
+        } else if (contiguous(idx)) {
+            Label slow = cb.newLabel();
+            fastRangeCheck(idx, arr, slow);
+            // One test for the group, not one per register: every thread active (the common case) stores
+            // unmasked; otherwise every register masked. Where C2 cannot fold the masks (a kernel whose groups
+            // at the grid's edge are partial, as the stencil's) each test is a mask-to-bits move and a branch.
+            Label masked = cb.newLabel();
+            allActive(ek);
+            cb.ifeq(masked);
+            for (int r = 0; r < method.regs(ek); r++) {
+                method.vector(val, r, method.cur);
+                method.scalar(arr);
+                registerOffset(idx, r, ek);
+                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+            }
+            cb.goto_(done);
+            cb.labelBinding(masked);
+            for (int r = 0; r < method.regs(ek); r++) {
+                method.vector(val, r, method.cur);
+                method.scalar(arr);
+                registerOffset(idx, r, ek);
+                method.curMask(ek, r);
+                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+            }
+            cb.goto_(done);
+            cb.labelBinding(slow);
+            contiguousFaults(idx, arr);
+            for (int r = 0; r < method.regs(ek); r++) {
+                method.vector(val, r, method.cur);
+                method.scalar(arr);
+                registerOffset(idx, r, ek);
+                method.curMask(ek, r);
+                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+            }
+            cb.goto_(done);
+        } else {
+            if ((!method.gen.compactGathers || method.gen.keepStridedStores) && is == Shape.AFFINE && CodeGen.stridedStoreApplies(arr, idx.stride, ek)) {
+                stridedStore(idx, arr, val, ek, done);
+            } else if (is == Shape.AFFINE && CodeGen.stridedStoreApplies(arr, idx.stride, ek)) {
+                method.gen.skippedStridedStores = true;
+            }
+            gatherIndices(idx, arr);
+            int map = scratch.get(Kind.INT);
+            if (Lanes.NATIVE_SCATTER) {
+                for (int r = 0; r < method.regs(ek); r++) {
+                    method.vector(val, r, method.cur);
+                    method.scalar(arr);
+                    cb.iconst_0();
+                    cb.aload(map);
+                    cb.loadConstant(r * method.lanes(ek));
+                    method.curMask(ek, r);
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int, Vec.MASK));
+                }
+            } else {
+                // Values go after the index map (both may be int arrays).
+                int s = scratch.get(ek);
+                for (int r = 0; r < method.regs(ek); r++) {
+                    method.vector(val, r, method.cur);
+                    cb.aload(s);
+                    cb.loadConstant(2 * n + r * method.lanes(ek));
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                }
+                method.scalar(arr);
+                cb.aload(map);
+                cb.aload(s);
+                cb.loadConstant(2 * n);
+                method.curBits();
+                cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(arr.kind), CD_int, CD_long));
+            }
+            cb.goto_(done);
+        }
+        cb.labelBinding(done);
+    }
+
+    /** Pushes whether every thread of the group is active: the registers' masks and-ed, then {@code allTrue}. */
+    private void allActive(Kind ek) {
+        if (method.lazyLaneKinds(method.cur).contains(ek) && method.regs(ek) == regs32) {
+            // The same lanes as the int-lane masks: no cast to test.
+            ek = Kind.INT;
+        }
+        method.curMask(ek, 0);
+        for (int r = 1; r < method.regs(ek); r++) {
+            method.curMask(ek, r);
+            cb.invokevirtual(Vec.MASK, "and", mt(Vec.MASK, Vec.MASK));
+        }
+        cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+    }
+
+    /**
+     * A store at {@code base + stride * lane} (constant stride, not 0 or 1), every lane active and inside the
+     * array: one scalar store per lane, in lane order, from the values in the scratch array; then jumps to
+     * {@code done}. Otherwise falls through to the general scatter, which finds faults and
+     * honours the masks. The lanes' indices are distinct (stride not 0), so their order does not matter.
+     * Why: without a native scatter (AVX2) the general one stores the values and indices into scratch arrays
+     * and loops over the mask's bits; in the register-blocked sgemm, whose A tile is stored transposed (stride
+     * 64), that loop took about 14% of all samples (perfasm). Only into shared arrays (tiles; about 60 bytes a
+     * store, which pushed kernels with many strided stores to global arrays over the JIT's limit), and not
+     * once the compiler retries a kernel too large with compact gathers ({@link CodeGen#withCompactGathers}). Strides up to {@link CodeGen#MAX_STORE_STRIDE}: the
+     * range check's {@code |stride| * (n - 1)} stays far from overflow.
+     */
+    private void stridedStore(Node idx, Node arr, Node val, Kind ek, Label done) {
+        Label general = cb.newLabel();
+        stridedRangeCheck(idx, arr, general);
+        allActive(ek);
+        cb.ifeq(general);
+        // The values through the SM's scratch array, then a counted loop of scalar stores (C2 unrolls it): a
+        // store per lane unrolled in bytecode made fuzzed and test kernels too large for the JIT (8000 bytes).
+        int s = scratch.get(ek);
+        for (int r = 0; r < method.regs(ek); r++) {
+            method.vector(val, r, method.cur);
+            cb.aload(s);
+            cb.loadConstant(r * method.lanes(ek));
+            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+        }
+        int i = method.temp(TypeKind.INT);
+        Label loop = cb.newLabel();
+        cb.iconst_0();
+        cb.istore(i);
+        cb.labelBinding(loop);
+        method.scalar(arr);
+        method.base(idx, method.cur);
+        cb.iload(i);
+        cb.loadConstant(idx.stride);
+        cb.imul();
+        cb.iadd();
+        cb.aload(s);
+        cb.iload(i);
+        cb.arrayLoad(Vec.typeKind(ek));
+        cb.arrayStore(Vec.typeKind(ek));
+        cb.iinc(i, 1);
+        cb.iload(i);
+        cb.loadConstant(n);
+        cb.if_icmplt(loop);
+        cb.goto_(done);
+        cb.labelBinding(general);
+    }
+
+    /** Pushes the index of register {@code r}'s first lane of the affine {@code idx}: base + r * lanes * stride. */
+    private void registerOffset(Node idx, int r, Kind ek) {
+        method.base(idx, method.cur);
+        if (r > 0) {
+            cb.loadConstant(r * method.lanes(ek) * idx.stride);
+            cb.iadd();
+        }
+    }
+}

@@ -219,63 +219,16 @@ class ShortPhasesTest {
     }
 
     /**
-     * The scan benchmark's kernel: after the first barrier only warp 0 works, the other warps go straight to the
-     * second (a uniform branch: passed over with no lane test). a: {int[] in, int[] out, int[] ctaTotals, int n}.
+     * The scan benchmark's kernel ({@link WarpScanTest#ctaScan}): after the first barrier only warp 0 works, the
+     * other warps go straight to the second (a uniform branch: passed over with no lane test).
      */
-    static Kernel warpScan(Object[] a) {
-        int[] in = (int[]) a[0];
-        int[] out = (int[]) a[1];
-        int[] ctaTotals = (int[]) a[2];
-        int n = (Integer) a[3];
-        return t -> {
-            int[] warpTotals = t.sharedInts(32);
-            int i = t.globalIdX();
-            int lane = t.laneId();
-            int warp = t.warpId();
-            int warps = (t.blockDimX() + t.warpSize() - 1) / t.warpSize();
-            int v = i < n ? in[i] : 0;
-            for (int d = 1; d < t.warpSize(); d <<= 1) {
-                int below = t.shflUp(v, d);
-                if (lane >= d) {
-                    v += below;
-                }
-            }
-            if (lane == t.warpSize() - 1) {
-                warpTotals[warp] = v;
-            }
-            t.syncThreads();
-            if (warp == 0) {
-                int w = lane < warps ? warpTotals[lane] : 0;
-                for (int d = 1; d < t.warpSize(); d <<= 1) {
-                    int below = t.shflUp(w, d);
-                    if (lane >= d) {
-                        w += below;
-                    }
-                }
-                if (lane < warps) {
-                    warpTotals[lane] = w;
-                }
-            }
-            t.syncThreads();
-            if (warp > 0) {
-                v += warpTotals[warp - 1];
-            }
-            if (i < n) {
-                out[i] = v;
-            }
-            if (t.threadIdxX() == t.blockDimX() - 1) {
-                ctaTotals[t.blockIdxX()] = v;
-            }
-        };
-    }
-
     @Test
     void warpScan_otherWarpsPassedOver_matchReference() throws InterruptedException {
         for (int block : new int[] {1, 32, 100, 256, 1024}) {
             int grid = 5;
-            int n = block * grid - 9;
-            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), ShortPhasesTest::warpScan,
-                    Differential.ints(Math.max(n, 1), block, -1000, 1000), new int[Math.max(n, 1)], new int[grid], n);
+            int n = Math.max(block * grid - 9, 1);
+            d.checkOnResumeMethods(Dim3.of(grid), Dim3.of(block), WarpScanTest::ctaScan,
+                    Differential.ints(n, block, -1000, 1000), new int[n], new int[grid]);
         }
     }
 

@@ -16,7 +16,10 @@
  * value with a uniform bound (CUDA's grid-stride loop), which run whole iterations without masks after one
  * scalar test.
  * <li>{@link dev.weft.simd.internal.gen.CodeGen}: a hidden class whose static method runs a CTA group by
- * group (a warp: 32 threads in as many registers as the species needs), with vectors and masks in locals;
+ * group (a warp: 32 threads in as many registers as the species needs), with vectors and masks in locals.
+ * Each of its methods is a {@code gen.MethodGen} (the group loop, locals, masks, blocks and edges) with a part
+ * per kind of operation: arithmetic, memory, atomics, warp operations, faults, grid-stride loops, and for
+ * kernels with barriers the spill plan, the code at barriers and the passing over of idle groups;
  * {@link dev.weft.simd.internal.gen.Listing}: the teaching view of the same code.
  * <li>{@link dev.weft.simd.internal.Binder}: per launch, the captured values into the generated class's
  * constructor.
@@ -37,7 +40,10 @@
  * with a group of exactly one warp, and only where {@link dev.weft.simd.internal.analysis.WarpSync} proves
  * that the lanes at the operation are the ones the reference executor would find waiting; other kernels with
  * warp operations are declined. When a kernel with warp operations faults, the thread reported may differ
- * from the reference's if two warps fault on different sides of a warp operation (both launches fail).
+ * from the reference's if two warps fault on different sides of a warp operation (both launches fail). In a
+ * launch that fails inside a grid-stride loop run round-robin across a CTA's groups, the faulting iteration is
+ * run again on the ordinary path to report the fault, so the atomics of the threads before the faulting one in
+ * that iteration may have run twice: memory after a failed launch is partial in either executor.
  *
  * <p>Shared memory and {@code syncThreads()}. A kernel with barriers runs its CTA in phases
  * ({@link dev.weft.simd.internal.gen.Phases}): every group runs until it reaches a barrier with all its threads,

@@ -76,48 +76,18 @@ final class StrideLoopCode {
             cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
             cb.ifeq(general);
         }
-        int[] hc = classSlots.get(h);
-        int[] bc = classSlots.get(body);
-        int[] both = java.util.Arrays.copyOf(hc, hc.length + bc.length);
-        System.arraycopy(bc, 0, both, hc.length, bc.length);
-        method.allTrueInto(both);
-        method.cur = h;
-        method.materializeDerived(h);
-        method.cur = body;
-        method.materializeDerived(body);
+        wholeGroupMasks(h, body);
         Label hEnd = endLabel.get(h);
         Label bEnd = endLabel.get(body);
         endLabel.put(h, fault);
         endLabel.put(body, fault);
-        method.killEmitted = false;
         int count = yield != null ? interleavedCount(h) : -1;
         cb.labelBinding(top);
-        method.cur = h;
-        nullChecked.clear();
-        strideTest(sl, general);
-        if (yield != null) {
+        fastIteration(sl, general, yield == null ? null : () -> {
             cb.iinc(count, -1);
             cb.iload(count);
             cb.iflt(pause);
-        }
-        method.nodes(h, true);
-        if (!method.handlers.isEmpty()) {
-            Label on = cb.newLabel();
-            cb.goto_(on);
-            method.faults.emitHandlers();
-            cb.labelBinding(on);
-        }
-        method.cur = body;
-        nullChecked.clear();
-        method.nodes(body, true);
-        method.edge(body, h, bc.clone(), null);
-        method.releaseTemps();
-        if (method.killEmitted) {
-            // A thread has faulted (here or before the loop): its lane left the masks, so hand over. A scalar
-            // test: the masks' allTrue on every iteration cost two vector tests C2 cannot hoist.
-            cb.iload(method.faultLaneSlot);
-            cb.ifge(general);
-        }
+        }, general);
         cb.goto_(top);
         if (!method.handlers.isEmpty()) {
             method.faults.emitHandlers();
@@ -414,15 +384,7 @@ final class StrideLoopCode {
             cb.aload(m);
             cb.astore(t);
         }
-        int[] hc = classSlots.get(h);
-        int[] bc = classSlots.get(body);
-        int[] both = java.util.Arrays.copyOf(hc, hc.length + bc.length);
-        System.arraycopy(bc, 0, both, hc.length, bc.length);
-        method.allTrueInto(both);
-        method.cur = h;
-        method.materializeDerived(h);
-        method.cur = body;
-        method.materializeDerived(body);
+        wholeGroupMasks(h, body);
         Label hEnd = endLabel.get(h);
         Label bEnd = endLabel.get(body);
         Label fault = cb.newLabel();
@@ -456,26 +418,7 @@ final class StrideLoopCode {
         cb.istore(turn);
         Label iteration = cb.newLabel();
         cb.labelBinding(iteration);
-        method.killEmitted = false;
-        method.cur = h;
-        nullChecked.clear();
-        strideTest(sl, leave);
-        method.nodes(h, true);
-        if (!method.handlers.isEmpty()) {
-            Label on = cb.newLabel();
-            cb.goto_(on);
-            method.faults.emitHandlers();
-            cb.labelBinding(on);
-        }
-        method.cur = body;
-        nullChecked.clear();
-        method.nodes(body, true);
-        method.edge(body, h, bc.clone(), null);
-        method.releaseTemps();
-        if (method.killEmitted) {
-            cb.iload(method.faultLaneSlot);
-            cb.ifge(fault);
-        }
+        fastIteration(sl, leave, null, fault);
         for (int[] c : carried) {
             roundRobinCarry(c, rows[c[0]], g2, true);
         }
@@ -524,6 +467,57 @@ final class StrideLoopCode {
         cb.labelBinding(skip);
         method.cur = h;
         nullChecked.clear();
+    }
+
+    /**
+     * The header's and the body's masks all-true, and their derived masks with them: on the fast path every thread
+     * of the group runs the iteration.
+     */
+    private void wholeGroupMasks(Block h, Block body) {
+        int[] hc = classSlots.get(h);
+        int[] bc = classSlots.get(body);
+        int[] both = java.util.Arrays.copyOf(hc, hc.length + bc.length);
+        System.arraycopy(bc, 0, both, hc.length, bc.length);
+        method.allTrueInto(both);
+        method.cur = h;
+        method.materializeDerived(h);
+        method.cur = body;
+        method.materializeDerived(body);
+    }
+
+    /**
+     * One iteration of a fast path (the group whole, its masks all-true): to {@code exit} unless every lane passes
+     * the loop's test, then {@code afterTest} (null: nothing), the header's and the body's nodes and the back edge's
+     * copies; to {@code faulted} if a thread faulted in it.
+     */
+    private void fastIteration(StrideLoops.StrideLoop sl, Label exit, Runnable afterTest, Label faulted) {
+        Block h = sl.header();
+        Block body = sl.body();
+        method.killEmitted = false;
+        method.cur = h;
+        nullChecked.clear();
+        strideTest(sl, exit);
+        if (afterTest != null) {
+            afterTest.run();
+        }
+        method.nodes(h, true);
+        if (!method.handlers.isEmpty()) {
+            Label on = cb.newLabel();
+            cb.goto_(on);
+            method.faults.emitHandlers();
+            cb.labelBinding(on);
+        }
+        method.cur = body;
+        nullChecked.clear();
+        method.nodes(body, true);
+        method.edge(body, h, classSlots.get(body).clone(), null);
+        method.releaseTemps();
+        if (method.killEmitted) {
+            // A thread has faulted (here or before the loop): its lane left the masks, so hand over. A scalar
+            // test: the masks' allTrue on every iteration cost two vector tests C2 cannot hoist.
+            cb.iload(method.faultLaneSlot);
+            cb.ifge(faulted);
+        }
     }
 
     /**

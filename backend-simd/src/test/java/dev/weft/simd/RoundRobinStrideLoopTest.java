@@ -27,31 +27,6 @@ class RoundRobinStrideLoopTest {
     @AutoClose
     static final Differential d = new Differential();
 
-    /** a: {int[] data, int[] bins, int[] {n}}: the histogram benchmark's kernel, 64 bins. */
-    static Kernel histogram(Object[] a) {
-        int[] data = (int[]) a[0];
-        int[] bins = (int[]) a[1];
-        int n = ((int[]) a[2])[0];
-        return t -> {
-            int[] local = t.sharedInts(64);
-            int tid = t.threadIdxX();
-            for (int b = tid; b < 64; b += t.blockDimX()) {
-                local[b] = 0;
-            }
-            t.syncThreads();
-            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
-                Atomics.add(local, data[i], 1);
-            }
-            t.syncThreads();
-            for (int b = tid; b < 64; b += t.blockDimX()) {
-                int count = local[b];
-                if (count != 0) {
-                    Atomics.add(bins, b, count);
-                }
-            }
-        };
-    }
-
     /** A uniform iteration counter carried besides the index: bin (data[i] + k) mod 64, and k per thread after. */
     static Kernel counted(Object[] a) {
         int[] data = (int[]) a[0];
@@ -100,11 +75,6 @@ class RoundRobinStrideLoopTest {
         };
     }
 
-    /** The reduction benchmark's kernel: a per-thread float sum carried, then a tree in shared memory. */
-    static Kernel reduction(Object[] a) {
-        return InterleavedStrideLoopTest.reduction(a);
-    }
-
     /** A per-thread int count and a per-thread long sum carried besides the index. */
     static Kernel intAndLongSums(Object[] a) {
         int[] data = (int[]) a[0];
@@ -121,23 +91,6 @@ class RoundRobinStrideLoopTest {
             s[t.threadIdxX()] = sum + odd;
             t.syncThreads();
             out[t.globalIdX()] = s[t.blockDimX() - 1 - t.threadIdxX()] * 31 + odd;
-        };
-    }
-
-    /** A per-thread float sum carried, its bits kept: any change in a thread's order of additions shows. */
-    static Kernel sums(Object[] a) {
-        float[] in = (float[]) a[0];
-        float[] out = (float[]) a[1];
-        int n = ((int[]) a[2])[0];
-        return t -> {
-            float[] s = t.sharedFloats(t.blockDimX());
-            float sum = 0.1f;
-            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
-                sum = sum * 0.999f + in[i];
-            }
-            s[t.threadIdxX()] = sum;
-            t.syncThreads();
-            out[t.globalIdX()] = s[t.blockDimX() - 1 - t.threadIdxX()];
         };
     }
 
@@ -197,7 +150,7 @@ class RoundRobinStrideLoopTest {
     }
 
     private static long histogram(int n, int ctas, int block) throws InterruptedException {
-        return check(ctas, block, RoundRobinStrideLoopTest::histogram, Differential.ints(Math.max(n, 1), 41, 0, 64),
+        return check(ctas, block, InterleavedStrideLoopTest::histogram, Differential.ints(Math.max(n, 1), 41, 0, 64),
                 new int[64], new int[] {n});
     }
 
@@ -268,8 +221,8 @@ class RoundRobinStrideLoopTest {
             int n = shape[0];
             int threads = shape[1] * shape[2];
             float[] in = Differential.floats(n, 44, -1, 1);
-            long runs = check(shape[1], shape[2], RoundRobinStrideLoopTest::sums, in, new float[threads], new int[] {n});
-            runs += check(shape[1], shape[2], RoundRobinStrideLoopTest::reduction, in, new float[shape[1]], new int[] {n});
+            long runs = check(shape[1], shape[2], InterleavedStrideLoopTest::perThreadSums, in, new float[threads], new int[] {n});
+            runs += check(shape[1], shape[2], InterleavedStrideLoopTest::reduction, in, new float[shape[1]], new int[] {n});
             if (n / threads > 40 && shape[2] % 16 == 0) {
                 // Vectors carried only with -Dweft.simd.roundRobinVectors=true (off by default: no faster).
                 assertEquals(dev.weft.simd.internal.gen.CodeGen.ROUND_ROBIN_VECTORS, runs > 0, "whether the loop ran round-robin");
@@ -286,8 +239,8 @@ class RoundRobinStrideLoopTest {
 
     @Test
     void readPastTheEnd_failsInTheReferencesThread() throws InterruptedException {
-        check(1, 256, RoundRobinStrideLoopTest::reduction, Differential.floats(40_000, 34, -1, 1), new float[1], new int[] {40_100});
-        check(1, 256, RoundRobinStrideLoopTest::sums, Differential.floats(40_000, 34, -1, 1), new float[256], new int[] {40_100});
+        check(1, 256, InterleavedStrideLoopTest::reduction, Differential.floats(40_000, 34, -1, 1), new float[1], new int[] {40_100});
+        check(1, 256, InterleavedStrideLoopTest::perThreadSums, Differential.floats(40_000, 34, -1, 1), new float[256], new int[] {40_100});
     }
 
     @Test
@@ -323,10 +276,10 @@ class RoundRobinStrideLoopTest {
             {17, 99},
         };
         for (int[] c : cases) {
-            check(ctas, block, RoundRobinStrideLoopTest::histogram, badBins(n, block, ctas, c), new int[64], new int[] {n});
+            check(ctas, block, InterleavedStrideLoopTest::histogram, badBins(n, block, ctas, c), new int[64], new int[] {n});
         }
         // n past the data's end: threads fault in their last iterations (one CTA: with two, both fault, and which
         // fails the launch depends on the SMs' timing).
-        check(1, block, RoundRobinStrideLoopTest::histogram, Differential.ints(n - 300, 47, 0, 64), new int[64], new int[] {n});
+        check(1, block, InterleavedStrideLoopTest::histogram, Differential.ints(n - 300, 47, 0, 64), new int[64], new int[] {n});
     }
 }

@@ -552,7 +552,37 @@ final class Compiler {
         if (barriers && regs < 2 && 2 * Lanes.L32 <= warpSize) {
             regs = 2;
         }
+        // A mask or shift of the thread index (a tile load's (tid & 15) and tid >> 4) is contiguous or uniform only
+        // within an aligned group no wider than the mask: in a wider group those loads become gathers, which cost
+        // more than the narrower group's extra passes. Take the widest group that scatters no more than one
+        // register's does (on AVX2 one register is 8 threads and this rarely narrows; with 16-lane registers the
+        // register-blocked sgemm's 16-wide tile rows need groups of 16).
+        if (regs > 1 && u.alignmentMatters()) {
+            int least = scatteredAccesses(g, analyses.uniformity(true, 32 <= warpSize, Lanes.L32));
+            while (regs > 1 && scatteredAccesses(g, analyses.uniformity(true, 32 <= warpSize, regs * Lanes.L32)) > least) {
+                regs /= 2;
+            }
+            u.apply();
+        }
         return regs * Lanes.L32;
+    }
+
+    /** Loads and stores that {@code u} makes gathers or scatters (a varying index, not lane-contiguous). */
+    private static int scatteredAccesses(Graph g, Uniformity u) {
+        u.apply();
+        int n = 0;
+        for (Block b : g.blocks) {
+            for (Node x : b.nodes) {
+                if (x.op == Op.LOAD || x.op == Op.STORE) {
+                    Node idx = x.in(1);
+                    Node.Shape s = u.shapeAt(idx, b);
+                    if (s == Node.Shape.VARYING || s == Node.Shape.AFFINE && idx.stride != 1) {
+                        n++;
+                    }
+                }
+            }
+        }
+        return n;
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
+import dev.weft.runtime.CompileReport;
+import dev.weft.simd.internal.gen.Lanes;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -22,6 +24,12 @@ class WarpOpsTest {
 
     @AutoClose
     static final Differential d = new Differential();
+
+    /**
+     * A warp narrower than 32 that warp operations compile for here: they need whole vector registers, so 8
+     * threads with AVX2's 8-lane registers, 16 with AVX-512's (see {@link #warpOps_warpNarrowerThanARegister_declinedWithTheReason}).
+     */
+    static final int SMALL_WARP = Math.max(8, Lanes.L32);
 
     private static final Dim3[][] SHAPES = {
         {Dim3.of(3), Dim3.of(100)},
@@ -306,7 +314,7 @@ class WarpOpsTest {
         };
     }
 
-    /** As the uniform kernels above, with the widths a warp of 8 threads allows. */
+    /** As the uniform kernels above, with the widths a warp of 8 threads allows (and so {@link #SMALL_WARP}). */
     static Kernel uniformSmallWarp(Object[] a, int arg) {
         int[] x = (int[]) a[0];
         float[] f = (float[]) a[1];
@@ -445,7 +453,7 @@ class WarpOpsTest {
     @Test
     void shuffles_uniformArgument_smallWarps_matchReference() {
         int n = 60;
-        try (Differential d8 = new Differential(8)) {
+        try (Differential d8 = new Differential(SMALL_WARP)) {
             for (int arg = -1; arg < 18; arg++) {
                 int aa = arg;
                 d8.check(Dim3.of(3), Dim3.of(21), a -> uniformSmallWarp(a, aa), Differential.ints(n, 23, -99, 99),
@@ -588,10 +596,22 @@ class WarpOpsTest {
 
     @Test
     void smallWarps_matchReference() {
-        try (Differential d8 = new Differential(8)) {
+        try (Differential d8 = new Differential(SMALL_WARP)) {
             int n = 100;
             d8.check(Dim3.of(2), Dim3.of(50), WarpOpsTest::scan, Differential.floats(n, 13, 0, 1), new float[n]);
             d8.check(Dim3.of(2), Dim3.of(50), WarpOpsTest::votes, Differential.ints(n, 14, -50, 50), new int[4 * n]);
+        }
+    }
+
+    /** A warp narrower than a vector register: warp operations run on the reference executor, which says why. */
+    @Test
+    void warpOps_warpNarrowerThanARegister_declinedWithTheReason() {
+        int warp = Lanes.L32 / 2;
+        try (Differential narrow = new Differential(warp)) {
+            CompileReport report = narrow.report(WarpOpsTest::scan, Differential.floats(100, 13, 0, 1), new float[100]);
+            assertFalse(report.compiled(), report.summary());
+            assertTrue(report.summary().contains("compiled only for warps of a multiple of " + Lanes.L32 + " threads")
+                    && report.summary().contains("this device's warps have " + warp), report.summary());
         }
     }
 }

@@ -344,7 +344,7 @@ class WarpScanTest {
 
     @Test
     void warpScan_smallWarps_matchReference() {
-        try (Differential d8 = new Differential(8)) {
+        try (Differential d8 = new Differential(WarpOpsTest.SMALL_WARP)) {
             for (int block : new int[] {21, 50, 8, 1}) {
                 int n = 100;
                 d8.check(Dim3.of((n + block - 1) / block), Dim3.of(block), WarpScanTest::scan, data(n, 13), new int[n]);

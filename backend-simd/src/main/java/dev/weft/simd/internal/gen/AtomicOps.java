@@ -86,7 +86,8 @@ final class AtomicOps {
      * loop, ~46% of them on the index loads after each {@code inc [bins + idx*4]}; per launch of 2^22 elements
      * (scratch main, 2 busy cores, settled) about 10.5 ms before, 4.6 ms after. Only there: unrolling every
      * atomic with its operands and old values took a kernel with three used atomics (AtomicsTest's
-     * gridStrideOldValues) past the JIT's 8000-byte limit, which costs it its fast paths.
+     * gridStrideOldValues) past the JIT's 8000-byte limit, which costs it its fast paths. On the AVX-512 Zen 4
+     * machine the opposite holds, and there the loop runs instead ({@link CodeGen#UNROLLED_ATOMIC_LANES}).
      */
     private void unmaskedAtomic(Node x, boolean used, Label outside) {
         Node arr = x.in(0);

@@ -219,9 +219,15 @@ public final class CodeGen {
 
     /**
      * The most lanes a group may have for {@code AtomicOps#unmaskedAtomic} to unroll its updates (about 12 bytes of
-     * bytecode per lane): more would eat into the JIT's 8000-byte limit for little gain.
+     * bytecode per lane): more would eat into the JIT's 8000-byte limit for little gain. 0 (no unrolling) where the
+     * vectors are 512 bits: the unrolled updates read each index with {@code lane(j)}, which measured 2.3 times
+     * faster than a loop over the indices stored to scratch on the AVX2 Zen 3 machine the unrolling was made for,
+     * but 4 to 5 times slower on the AVX-512 Zen 4 machine here (paired histogram, weft/vectorApi per iteration:
+     * unrolled 0.04-0.06, loop 0.20-0.31; also with {@code -XX:UseAVX=2}: 0.05-0.09 against 0.20-0.31). AVX-512
+     * is the proxy for the newer core: Zen 3 has none. {@code -Dweft.simd.unrolledAtomicLanes=N} overrides.
      */
-    static final int UNROLLED_ATOMIC_LANES = 32;
+    static final int UNROLLED_ATOMIC_LANES = Integer.getInteger("weft.simd.unrolledAtomicLanes",
+            Lanes.IS.vectorBitSize() >= 512 ? 0 : 32);
 
     /**
      * Whether {@code AtomicOps#unmaskedAtomic} tests a group's indices with one compare of their lanewise unsigned

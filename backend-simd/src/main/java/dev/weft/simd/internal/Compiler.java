@@ -78,6 +78,12 @@ final class Compiler {
 
     /** Overrides the threads per group, for experiments (a multiple of the 32-bit lanes of a register, at most 64). */
     static final int GROUP_OVERRIDE = Integer.getInteger("weft.simd.group", 0);
+    /**
+     * {@code -Dweft.simd.registerRows=true}: kernels with shared memory get a variant for CTAs whose rows are a
+     * multiple of a register but not of the group (16 x 16 tiles in groups of 32 threads), with the values uniform
+     * in each register kept as a scalar per register ({@link CodeGen.Layout#REGISTER_ROWS}).
+     */
+    static final boolean REGISTER_ROWS = Boolean.getBoolean("weft.simd.registerRows");
     /** {@code -Dweft.simd.warpScans=false} keeps warp-scan loops as loops ({@link WarpScans}): for A/B runs and tests. */
     static final boolean FOLD_WARP_SCANS = !"false".equals(System.getProperty("weft.simd.warpScans"));
     /**
@@ -352,17 +358,34 @@ final class Compiler {
             // variant for groups of half the size keeps them broadcasts and vector loads: measured here (AVX2),
             // a 256 x 256 tiled matmul ran in about 25 ms instead of 400.
             int narrow = group / 2;
-            if (readsThreadIdx && usesShared && !warpOps && !profiled && narrow >= Lanes.L32 && narrow % Lanes.L32 == 0) {
+            boolean registerRows = REGISTER_ROWS && readsThreadIdx && usesShared && !warpOps && !profiled && group > Lanes.L32;
+            Uniformity perRegister = null;
+            if (registerRows) {
+                perRegister = analyses.uniformity(true, Lanes.L32 <= warpSize, Lanes.L32);
+                ub.apply();
+                variants.add(new CodeGen.Variant("registerRows", CodeGen.Layout.REGISTER_ROWS, ub, analyses.plan(ub), 0, perRegister));
+            }
+            if (readsThreadIdx && usesShared && !warpOps && !profiled && narrow >= Lanes.L32 && narrow % Lanes.L32 == 0
+                    && !(registerRows && narrow == Lanes.L32)) {
                 variants.add(new CodeGen.Variant("rowAlignedNarrow", CodeGen.Layout.ROWS, ua, pa, narrow));
             }
             List<Listing.Variant> listed = new ArrayList<>();
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             java.util.Map<Block, List<String>> keptRows = new java.util.IdentityHashMap<>();
             java.util.Map<Block, List<String>> keptGeneral = new java.util.IdentityHashMap<>();
+            java.util.Map<String, java.util.Map<Block, List<String>>> keptLists = new java.util.HashMap<>();
             listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
                     + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform"
                     + (hasNarrow(variants) ? "; the same code also runs in groups of " + narrow
                             + " threads when blockDim.x is a multiple of " + narrow : ""), ua, pa, keptRows));
+            if (registerRows) {
+                java.util.Map<Block, List<String>> keptRegisterRows = new java.util.IdentityHashMap<>();
+                keptLists.put("registerRows", keptRegisterRows);
+                listed.add(new Listing.Variant("per group of " + group + " threads, when each register lies within one row of the CTA"
+                        + " (blockDim.x a multiple of " + Lanes.L32 + "): threadIdx.x = a base per register + lane, threadIdx.y and"
+                        + " .z uniform in each register (a scalar per register), other values as in any CTA shape",
+                        ub, analyses.plan(ub), keptRegisterRows, perRegister, group <= warpSize));
+            }
             if (readsThreadIdx) {
                 MaskPlan pb = analyses.plan(ub);
                 variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
@@ -450,6 +473,9 @@ final class Compiler {
             long tGen = System.nanoTime() - tGen0;
             keptRows.putAll(gen.keptAcross().getOrDefault("rowAligned", java.util.Map.of()));
             keptGeneral.putAll(gen.keptAcross().getOrDefault("general", java.util.Map.of()));
+            for (java.util.Map.Entry<String, java.util.Map<Block, List<String>>> e : keptLists.entrySet()) {
+                e.getValue().putAll(gen.keptAcross().getOrDefault(e.getKey(), java.util.Map.of()));
+            }
             dump(cd, bytes);
             if (largest > CodeGen.HUGE_METHOD_LIMIT) {
                 tooLarge = new Decline("kernel " + name + " is too large for the JIT: " + largest

@@ -475,6 +475,25 @@ public final class Uniformity {
         }
     }
 
+    /**
+     * This analysis's shape of {@code v} as seen from {@code useBlock}, from its own results rather than the shapes
+     * the nodes hold (those are the last applied analysis's): for an analysis kept beside the applied one, as the
+     * per-register analysis of a variant whose groups span several CTA rows ({@code CodeGen.Layout.REGISTER_ROWS}).
+     */
+    public Shape resultShape(Node v, Block useBlock) {
+        if (crossesDivergentLoop(v, useBlock)) {
+            return Shape.VARYING;
+        }
+        long[] r = result.get(v);
+        return r == null ? Shape.VARYING : Shape.values()[(int) r[0]];
+    }
+
+    /** This analysis's stride of an affine {@code v} (see {@link #resultShape}); 0 otherwise. */
+    public int resultStride(Node v) {
+        long[] r = result.get(v);
+        return r == null ? 0 : (int) r[1];
+    }
+
     /** Whether block {@code b} ends in a divergent branch. */
     public boolean isDivergent(Block b) {
         return divergentBranches.contains(b);

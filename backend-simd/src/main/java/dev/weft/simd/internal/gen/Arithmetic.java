@@ -145,21 +145,32 @@ final class Arithmetic {
             case "ADD", "MUL", "MIN", "MAX", "AND", "OR", "XOR" -> true;
             default -> false;
         };
-        if (commutes && method.shapeAt(a, method.cur) == Shape.UNIFORM && method.shapeAt(bb, method.cur) != Shape.UNIFORM) {
+        boolean aScalar = method.shapeAt(a, method.cur) == Shape.UNIFORM || perRegister(a, k);
+        boolean bScalar = method.shapeAt(bb, method.cur) == Shape.UNIFORM || perRegister(bb, k);
+        if (commutes && aScalar && !bScalar) {
             Node t = a;
             a = bb;
             bb = t;
         }
         method.vector(a, r, method.cur);
         cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
-        if (method.shapeAt(bb, method.cur) == Shape.UNIFORM && bb.kind == k) {
+        if (method.shapeAt(bb, method.cur) == Shape.UNIFORM && bb.kind == k || perRegister(bb, k)) {
             // The scalar form: no broadcast in the bytecode (C2 broadcasts once, hoisted).
-            method.scalar(bb);
+            if (method.at(bb, method.cur) instanceof Storage.PerRegister p) {
+                cb.loadLocal(Vec.typeKind(k), p.slots()[r]);
+            } else {
+                method.scalar(bb);
+            }
             cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.scalar(k)));
         } else {
             method.vector(bb, r, method.cur);
             cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
         }
+    }
+
+    /** Whether operand {@code x} of a {@code k} operation is one scalar per register ({@link Storage.PerRegister}). */
+    private boolean perRegister(Node x, Kind k) {
+        return x.kind == k && method.at(x, method.cur) instanceof Storage.PerRegister;
     }
 
     void unary(Kind k, String op, Node a, int r) {
@@ -338,7 +349,7 @@ final class Arithmetic {
         Kind k = a.kind == Kind.BOOL ? Kind.INT : a.kind;
         boolean fp = k == Kind.FLOAT || k == Kind.DOUBLE;
         Storage.Masks out = (Storage.Masks) method.storage.get(x);
-        if (affineBound(x, c, a, b, out)) {
+        if (affineBound(x, c, a, b, out) || registerTest(c, a, b, out)) {
             return;
         }
         for (int r = 0; r < method.regs(k); r++) {
@@ -467,6 +478,114 @@ final class Arithmetic {
         }
         cb.labelBinding(done);
         return true;
+    }
+
+    /**
+     * An int compare whose operands are uniform or contiguous within each register, one of them per register
+     * ({@link Storage.PerRegister}, {@link Storage.RegisterAffine}: a group spanning CTA rows, where
+     * {@code row < n} and {@code k0 + threadIdx.x < n} test threadIdx.y and .x): per register a scalar compare and
+     * a constant mask, or {@code indexInRange} as {@link #affineBound} makes it, instead of broadcasts and vector
+     * compares. False (nothing emitted) for any other compare.
+     */
+    private boolean registerTest(Cond c, Node a, Node b, Storage.Masks out) {
+        if (a.kind != Kind.INT) {
+            return false;
+        }
+        Storage sa = method.at(a, method.cur);
+        Storage sb = method.at(b, method.cur);
+        if (!(sa instanceof Storage.PerRegister || sa instanceof Storage.RegisterAffine || sb instanceof Storage.PerRegister
+                || sb instanceof Storage.RegisterAffine)) {
+            return false;
+        }
+        int fa = registerForm(sa);
+        int fb = registerForm(sb);
+        Cond.Pred p = c.pred();
+        if (fa == 0 && fb == 0) {
+            for (int r = 0; r < regs32; r++) {
+                Label yes = cb.newLabel();
+                Label done = cb.newLabel();
+                method.reg = r;
+                method.base(a, method.cur);
+                method.base(b, method.cur);
+                method.reg = -1;
+                switch (p) {
+                    case EQ -> cb.if_icmpeq(yes);
+                    case NE -> cb.if_icmpne(yes);
+                    case LT -> cb.if_icmplt(yes);
+                    case GE -> cb.if_icmpge(yes);
+                    case GT -> cb.if_icmpgt(yes);
+                    case LE -> cb.if_icmple(yes);
+                }
+                method.pushMaskAll(false);
+                cb.goto_(done);
+                cb.labelBinding(yes);
+                method.pushMaskAll(true);
+                cb.labelBinding(done);
+                cb.astore(out.slots()[r]);
+            }
+            return true;
+        }
+        if (fa + fb != 1 || p == Cond.Pred.EQ || p == Cond.Pred.NE) {
+            return false;
+        }
+        Node aff = a;
+        Node uni = b;
+        if (fb == 1) {
+            aff = b;
+            uni = a;
+            p = p.swap();
+        }
+        // aff < u: lanes below u - base; <=: below u - base + 1; > and >= are their negations (see affineBound)
+        boolean negate = p == Cond.Pred.GT || p == Cond.Pred.GE;
+        int extra = (p == Cond.Pred.LE || p == Cond.Pred.GT) ? 1 : 0;
+        for (int r = 0; r < regs32; r++) {
+            Label wraps = cb.newLabel();
+            Label done = cb.newLabel();
+            method.reg = r;
+            method.base(aff, method.cur);
+            cb.loadConstant(Integer.MAX_VALUE - (method.l32 - 1));
+            cb.if_icmpgt(wraps);
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.iconst_0();
+            method.base(uni, method.cur);
+            cb.i2l();
+            method.base(aff, method.cur);
+            cb.i2l();
+            cb.lsub();
+            if (extra != 0) {
+                cb.loadConstant((long) extra);
+                cb.ladd();
+            }
+            cb.invokestatic(Vec.LANES, "clamp", mt(CD_int, CD_long));
+            cb.invokeinterface(Vec.SPECIES, "indexInRange", mt(Vec.MASK, CD_int, CD_int));
+            if (negate) {
+                cb.invokevirtual(Vec.MASK, "not", mt(Vec.MASK));
+            }
+            cb.goto_(done);
+            // the register's lanes wrap past Integer.MAX_VALUE: not monotone in the lane, compared lane by lane
+            cb.labelBinding(wraps);
+            method.base(aff, method.cur);
+            cb.iconst_0();
+            method.base(uni, method.cur);
+            cb.getstatic(Vec.OPERATORS, p.name(), Vec.operatorType(p.name()));
+            cb.invokestatic(Vec.LANES, "affineCompare", mt(Vec.MASK, CD_int, CD_int, CD_int, comparisonType()));
+            cb.labelBinding(done);
+            method.reg = -1;
+            cb.astore(out.slots()[r]);
+        }
+        return true;
+    }
+
+    /** 0: one value per register (uniform or per register); 1: contiguous in each register (stride 1); else -1. */
+    private static int registerForm(Storage s) {
+        return switch (s) {
+            case Storage.Scalar sc -> 0;
+            case Storage.Const c -> 0;
+            case Storage.PerRegister pr -> 0;
+            case Storage.Affine af -> af.stride() == 1 ? 1 : -1;
+            case Storage.RegisterAffine ra -> ra.stride() == 1 ? 1 : -1;
+            default -> -1;
+        };
     }
 
     private void nanTest(Kind k, Node a, int r) {

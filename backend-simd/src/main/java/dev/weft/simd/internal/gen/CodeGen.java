@@ -70,15 +70,19 @@ public final class CodeGen {
      * One CTA-shape variant of the kernel: its analysis, the static method that runs it, and its threads per
      * group (0: the generator's own).
      */
-    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan, int group) {
+    public record Variant(String method, Layout layout, Uniformity u, MaskPlan plan, int group, Uniformity perRegister) {
 
         public Variant(String method, Layout layout, Uniformity u, MaskPlan plan) {
-            this(method, layout, u, plan, 0);
+            this(method, layout, u, plan, 0, null);
+        }
+
+        public Variant(String method, Layout layout, Uniformity u, MaskPlan plan, int group) {
+            this(method, layout, u, plan, group, null);
         }
 
         /** Whether threadIdx.y and .z are uniform in a group (and threadIdx.x affine). */
         public boolean rowAligned() {
-            return layout != Layout.GENERAL;
+            return layout == Layout.LINE || layout == Layout.ROWS;
         }
     }
 
@@ -88,6 +92,13 @@ public final class CodeGen {
         LINE,
         /** A group lies within one x-row ({@code blockDim.x} a multiple of the group size). */
         ROWS,
+        /**
+         * Each register of a group lies within one x-row ({@code blockDim.x} a multiple of the register's 32-bit
+         * lanes), the group may span rows: threadIdx.x is affine and threadIdx.y, .z uniform per register, not per
+         * group. The variant's {@link Variant#perRegister} analysis says which values are; they get one scalar per
+         * register ({@link Storage.PerRegister}, {@link Storage.RegisterAffine}), the rest is the general code.
+         */
+        REGISTER_ROWS,
         /** Any shape. */
         GENERAL
     }
@@ -814,7 +825,12 @@ public final class CodeGen {
             cb.irem();
             cb.ifeq(take);
         }
-        if (v.layout() != Layout.GENERAL) {
+        if (v.layout() == Layout.REGISTER_ROWS) {
+            cb.iload(xSlot);
+            cb.loadConstant(Lanes.L32);
+            cb.irem();
+            cb.ifne(next);
+        } else if (v.layout() != Layout.GENERAL) {
             cb.iload(xSlot + 1);
             cb.iload(xSlot + 2);
             cb.imul();

@@ -416,7 +416,7 @@ final class IdleSkips {
         }
         cb.labelBinding(idleRunLabel);
         cb.iinc(method.groupIndexSlot, 1);
-        stepRow();
+        method.stepRow();
         cb.iinc(method.baseSlot, method.n);
         cb.iload(method.baseSlot);
         cb.iload(method.threadsSlot);
@@ -453,27 +453,4 @@ final class IdleSkips {
         cb.goto_(group);
     }
 
-    /** The row-aligned variant's step of the group's (x, y, z) to the next group, as the group loop's end does. */
-    private void stepRow() {
-        if (method.rowSlots == null) {
-            return;
-        }
-        Label stepped = cb.newLabel();
-        cb.iinc(method.rowSlots[0], method.n);
-        cb.iload(method.rowSlots[0]);
-        cb.iload(method.bxSlot);
-        cb.if_icmplt(stepped);
-        cb.iload(method.rowSlots[0]);
-        cb.iload(method.bxSlot);
-        cb.isub();
-        cb.istore(method.rowSlots[0]);
-        cb.iinc(method.rowSlots[1], 1);
-        cb.iload(method.rowSlots[1]);
-        cb.iload(method.bySlot);
-        cb.if_icmplt(stepped);
-        cb.iconst_0();
-        cb.istore(method.rowSlots[1]);
-        cb.iinc(method.rowSlots[2], 1);
-        cb.labelBinding(stepped);
-    }
 }

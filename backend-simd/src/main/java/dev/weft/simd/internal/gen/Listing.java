@@ -86,12 +86,22 @@ public final class Listing {
      * A variant to list: its title and analysis, and for kernels with barriers the values kept across each
      * (empty map without barriers).
      */
-    public record Variant(String title, Uniformity u, MaskPlan plan, Map<Block, List<String>> kept) {
+    public record Variant(String title, Uniformity u, MaskPlan plan, Map<Block, List<String>> kept, Uniformity perRegister,
+            boolean lanesOfWarp) {
 
         public Variant(String title, Uniformity u, MaskPlan plan) {
             this(title, u, plan, Map.of());
         }
+
+        public Variant(String title, Uniformity u, MaskPlan plan, Map<Block, List<String>> kept) {
+            this(title, u, plan, kept, null, false);
+        }
     }
+
+    /** The values of the variant being listed kept per register ({@link RegisterRows}); empty for other layouts. */
+    private Map<Node, Shape> perRegister = Map.of();
+    /** That variant's per-register analysis, or null. */
+    private Uniformity registerAnalysis;
 
     private static int paramNode(Graph g, Param p) {
         for (Node n : g.entry().nodes) {
@@ -115,6 +125,8 @@ public final class Listing {
 
     private void variant(Variant v) {
         v.u().apply();
+        registerAnalysis = v.perRegister();
+        perRegister = v.perRegister() == null ? Map.of() : RegisterRows.values(cfg, v.u(), v.perRegister(), v.lanesOfWarp());
         out.append('\n').append(v.title()).append('\n');
         Map<Cfg.Loop, StrideLoops.StrideLoop> strides = stridePaths
                 ? new StrideLoops(g, cfg, v.u(), v.plan()).loops : Map.of();
@@ -288,7 +300,7 @@ public final class Listing {
         return s.toString();
     }
 
-    private static String type(Node n) {
+    private String type(Node n) {
         String t = switch (n.kind) {
             case INT -> "i32";
             case LONG -> "i64";
@@ -297,6 +309,10 @@ public final class Listing {
             case BOOL -> "mask";
             default -> n.kind.text();
         };
+        Shape inRegister = perRegister.get(n);
+        if (inRegister != null) {
+            return inRegister == Shape.UNIFORM ? t + " per register" : t + "(register's base + lane)";
+        }
         return switch (n.shape) {
             case UNIFORM -> t;
             case AFFINE -> t + "(base + " + (n.stride == 1 ? "" : n.stride + "*") + "lane)";
@@ -320,12 +336,24 @@ public final class Listing {
         };
     }
 
+    /** Whether index {@code idx} is kept per register as base + lane ({@link Storage.RegisterAffine}, stride 1). */
+    private boolean contiguousPerRegister(Node idx, Block use, Uniformity u) {
+        return perRegister.get(idx) == Shape.AFFINE && !u.crossesDivergentLoop(idx, use)
+                && (idx.op == Op.SREG || registerAnalysis.resultStride(idx) == 1);
+    }
+
     private String note(Node n, Block b, Uniformity u) {
         switch (n.op) {
             case LOAD -> {
                 Shape is = u.shapeAt(n.in(1), b);
                 if (n.isUniform()) {
                     return "uniform: one scalar load for the warp";
+                }
+                if (perRegister.containsKey(n)) {
+                    return "uniform in each register: one scalar load per register";
+                }
+                if (contiguousPerRegister(n.in(1), b, u)) {
+                    return "contiguous in each register: a vector load per register";
                 }
                 return is == Shape.AFFINE && n.in(1).stride == 1 ? "contiguous: vector load"
                         : "gather: lanes read scattered elements";
@@ -337,6 +365,9 @@ public final class Listing {
                 }
                 if (is == Shape.AFFINE && n.in(1).stride == 1) {
                     return "contiguous: masked vector store";
+                }
+                if (contiguousPerRegister(n.in(1), b, u)) {
+                    return "contiguous in each register: a vector store per register, masked unless it is whole";
                 }
                 return is == Shape.AFFINE && CodeGen.stridedStoreApplies(n.in(0), n.in(1).stride, n.in(2).kind)
                         ? "strided (" + n.in(1).stride + " apart): one store per lane when the group is whole and inside the array, else scatter under the mask"

@@ -99,6 +99,170 @@ final class MemoryOps {
         method.storeScalar(x);
     }
 
+    /**
+     * Register {@code r} of a load at an index uniform in each register ({@link Storage.PerRegister}): one scalar
+     * load for the register's threads. Inside the array it loads whether or not the register has an active thread
+     * (a read faults nothing, and inactive lanes never use the value), so the common path tests no mask; outside
+     * it, the register's first active thread faults (the registers before it have read theirs), and a register
+     * with none reads 0.
+     */
+    void registerLoad(Node x, int r) {
+        Node arr = x.in(0);
+        Node idx = x.in(1);
+        Label ok = cb.newLabel();
+        Label skip = cb.newLabel();
+        Label done = cb.newLabel();
+        method.faults.nullCheck(arr, null);
+        method.scalar(idx);
+        method.scalar(arr);
+        cb.arraylength();
+        cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
+        cb.iflt(ok);
+        method.curMask(Kind.INT, r);
+        cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+        cb.dup2();
+        cb.lstore(method.bitsSlot);
+        cb.lconst_0();
+        cb.lcmp();
+        cb.ifeq(skip);
+        cb.lload(method.bitsSlot);
+        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+        cb.loadConstant(r * l32);
+        cb.iadd();
+        cb.istore(method.kSlot);
+        method.scalar(idx);
+        method.scalar(arr);
+        cb.arraylength();
+        cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+        cb.astore(method.faultCauseSlot);
+        method.faults.kill();
+        cb.goto_(skip);
+        cb.labelBinding(ok);
+        method.scalar(arr);
+        method.scalar(idx);
+        cb.arrayLoad(Vec.typeKind(x.kind));
+        method.storeScalar(x);
+        cb.goto_(done);
+        cb.labelBinding(skip);
+        method.constant(method.zero(x.kind), x.kind);
+        method.storeScalar(x);
+        cb.labelBinding(done);
+    }
+
+    /** The index of a contiguous access per register ({@link Storage.RegisterAffine}, stride 1), or null. */
+    private Storage.RegisterAffine registerContiguous(Node idx) {
+        return method.at(idx, method.cur) instanceof Storage.RegisterAffine ra && ra.stride() == 1 ? ra : null;
+    }
+
+    /** Pushes register {@code q}'s first index (of {@code ek}'s registers) of a {@link #registerContiguous} index. */
+    private void registerBase(Storage.RegisterAffine ra, int q, Kind ek) {
+        int lane = q * method.lanes(ek);
+        cb.iload(ra.slots()[lane / l32]);
+        if (lane % l32 != 0) {
+            cb.loadConstant(lane % l32);
+            cb.iadd();
+        }
+    }
+
+    /**
+     * Jumps to {@code slow} unless register {@code q}'s indices {@code [base, base + lanes)} lie inside the array;
+     * pushes nothing.
+     */
+    private void registerRangeCheck(Storage.RegisterAffine ra, int q, Kind ek, Node arr, Label slow) {
+        registerBase(ra, q, ek);
+        cb.iflt(slow);
+        registerBase(ra, q, ek);
+        method.scalar(arr);
+        cb.arraylength();
+        cb.loadConstant(method.lanes(ek));
+        cb.isub();
+        cb.if_icmpgt(slow);
+    }
+
+    /** For register {@code q} near an array's end: faults its first active lane outside it, if any. */
+    private void registerFaults(Storage.RegisterAffine ra, int q, Kind ek, Node arr) {
+        Label ok = cb.newLabel();
+        registerBase(ra, q, ek);
+        method.scalar(arr);
+        cb.arraylength();
+        method.curMask(ek, q);
+        cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+        cb.invokestatic(Vec.LANES, "firstOutside", mt(CD_int, CD_int, CD_int, CD_long));
+        cb.dup();
+        cb.istore(method.kSlot);
+        cb.iflt(ok);
+        registerBase(ra, q, ek);
+        cb.iload(method.kSlot);
+        cb.iadd();
+        method.scalar(arr);
+        cb.arraylength();
+        cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
+        cb.astore(method.faultCauseSlot);
+        cb.iload(method.kSlot);
+        cb.loadConstant(q * method.lanes(ek));
+        cb.iadd();
+        cb.istore(method.kSlot);
+        method.faults.kill();
+        cb.labelBinding(ok);
+    }
+
+    /**
+     * A load at an index contiguous within each register (threadIdx.x in a group spanning rows): per register, an
+     * unmasked vector load where its lanes' indices are all inside the array (inactive lanes read elements that
+     * exist, never used), else its faults and a masked load.
+     */
+    private void registerContiguousLoad(Node x, Storage.RegisterAffine ra) {
+        Node arr = x.in(0);
+        Kind ek = x.kind;
+        for (int q = 0; q < method.regs(ek); q++) {
+            Label slow = cb.newLabel();
+            Label next = cb.newLabel();
+            registerRangeCheck(ra, q, ek, arr, slow);
+            Vec.loadSpecies(cb, ek);
+            method.scalar(arr);
+            registerBase(ra, q, ek);
+            cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
+            method.storeVector(x, q);
+            cb.goto_(next);
+            cb.labelBinding(slow);
+            registerFaults(ra, q, ek, arr);
+            Vec.loadSpecies(cb, ek);
+            method.scalar(arr);
+            registerBase(ra, q, ek);
+            method.curMask(ek, q);
+            cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+            method.storeVector(x, q);
+            cb.labelBinding(next);
+        }
+    }
+
+    /** A store at an index contiguous within each register: as {@link #registerContiguousLoad}, masked unless the register is whole. */
+    private void registerContiguousStore(Node arr, Node val, Kind ek, Storage.RegisterAffine ra) {
+        for (int q = 0; q < method.regs(ek); q++) {
+            Label slow = cb.newLabel();
+            Label masked = cb.newLabel();
+            Label next = cb.newLabel();
+            registerRangeCheck(ra, q, ek, arr, slow);
+            method.curMask(ek, q);
+            cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
+            cb.ifeq(masked);
+            method.vector(val, q, method.cur);
+            method.scalar(arr);
+            registerBase(ra, q, ek);
+            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+            cb.goto_(next);
+            cb.labelBinding(slow);
+            registerFaults(ra, q, ek, arr);
+            cb.labelBinding(masked);
+            method.vector(val, q, method.cur);
+            method.scalar(arr);
+            registerBase(ra, q, ek);
+            method.curMask(ek, q);
+            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+            cb.labelBinding(next);
+        }
+    }
+
     boolean contiguous(Node idx) {
         return method.shapeAt(idx, method.cur) == Shape.AFFINE && idx.stride == 1;
     }
@@ -109,7 +273,10 @@ final class MemoryOps {
         Kind ek = x.kind;
         Label done = cb.newLabel();
         method.faults.nullCheck(arr, null);
-        if (contiguous(idx)) {
+        Storage.RegisterAffine ra = registerContiguous(idx);
+        if (ra != null) {
+            registerContiguousLoad(x, ra);
+        } else if (contiguous(idx)) {
             Label slow = cb.newLabel();
             fastRangeCheck(idx, arr, slow);
             for (int r = 0; r < method.regs(ek); r++) {
@@ -362,7 +529,10 @@ final class MemoryOps {
         Shape is = method.shapeAt(idx, method.cur);
         Label done = cb.newLabel();
         method.faults.nullCheck(arr, null);
-        if (is == Shape.UNIFORM) {
+        Storage.RegisterAffine ra = registerContiguous(idx);
+        if (ra != null) {
+            registerContiguousStore(arr, val, ek, ra);
+        } else if (is == Shape.UNIFORM) {
             // Every active thread writes the same element: the last one in linear order wins.
             Label oob = cb.newLabel();
             method.scalar(idx);

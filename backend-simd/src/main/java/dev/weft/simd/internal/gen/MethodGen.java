@@ -163,6 +163,18 @@ final class MethodGen {
     int faultIndexSlot;
     int faultLengthSlot;
     int[] rowSlots;
+    /** {@link CodeGen.Layout#REGISTER_ROWS}: each register's (x, y, z) of its first thread, {@code [axis][register]}. */
+    int[][] registerRows;
+    /**
+     * The register whose scalars {@link #scalar}, {@link #base}, {@link #storeScalar} and {@link #storeBase} read
+     * and write while a value of {@link #perRegister} is emitted, one register at a time; -1 otherwise.
+     */
+    int reg = -1;
+    /**
+     * {@link CodeGen.Layout#REGISTER_ROWS}: the values the group's analysis calls varying that are uniform (or affine)
+     * within each register and kept as one scalar (or base) per register, with their shape in a register.
+     */
+    private final Map<Node, Shape> perRegister = new IdentityHashMap<>();
     Block cur;
 
     /** The local holding the CTA's profiling counters, in the profiling variant. */
@@ -303,6 +315,16 @@ final class MethodGen {
         switch (st) {
             case Storage.Scalar sc -> freeSlot(sc.slot(), Vec.typeKind(sc.kind()));
             case Storage.Affine a -> freeSlot(((Storage.Scalar) a.base()).slot(), TypeKind.INT);
+            case Storage.PerRegister pr -> {
+                for (int sl : pr.slots()) {
+                    freeSlot(sl, Vec.typeKind(pr.kind()));
+                }
+            }
+            case Storage.RegisterAffine ra -> {
+                for (int sl : ra.slots()) {
+                    freeSlot(sl, TypeKind.INT);
+                }
+            }
             case Storage.Vectors vs -> {
                 for (int sl : vs.slots()) {
                     freeSlot(sl, TypeKind.REFERENCE);
@@ -324,8 +346,9 @@ final class MethodGen {
 
     /** Allocates the locals of a block-local value from the pool. */
     private Storage allocateLocal(Node x) {
-        TypeKind t = x.kind == Kind.VOID ? null : (x.shape == Shape.VARYING ? TypeKind.REFERENCE
-                : x.shape == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind));
+        Shape inRegister = perRegister.get(x);
+        TypeKind t = x.kind == Kind.VOID ? null : inRegister != null ? (inRegister == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind))
+                : (x.shape == Shape.VARYING ? TypeKind.REFERENCE : x.shape == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind));
         if (t == null) {
             return null;
         }
@@ -333,6 +356,14 @@ final class MethodGen {
             ArrayDeque<Integer> pool = free.get(t);
             return pool != null && !pool.isEmpty() ? pool.pop() : local(t);
         };
+        if (inRegister != null) {
+            int[] sl = new int[regs32];
+            for (int i = 0; i < regs32; i++) {
+                sl[i] = one.getAsInt();
+            }
+            return inRegister == Shape.AFFINE ? new Storage.RegisterAffine(sl, v.perRegister().resultStride(x))
+                    : new Storage.PerRegister(sl, x.kind);
+        }
         return switch (x.shape) {
             case UNIFORM -> new Storage.Scalar(one.getAsInt(), x.kind);
             case AFFINE -> new Storage.Affine(new Storage.Scalar(one.getAsInt(), Kind.INT), x.stride);
@@ -428,6 +459,7 @@ final class MethodGen {
         for (SReg r : used) {
             sregs.put(r, sregStorage(r));
         }
+        perRegisterValues();
         Set<Node> crossBlock = crossBlockValues();
         for (Block b : g.blocks) {
             for (Node x : b.phis) {
@@ -656,6 +688,15 @@ final class MethodGen {
             return null;
         }
         boolean init = cross || x.op == Op.PHI;
+        Shape inRegister = perRegister.get(x);
+        if (inRegister != null) {
+            int[] sl = new int[regs32];
+            for (int i = 0; i < regs32; i++) {
+                sl[i] = scalarLocal(inRegister == Shape.AFFINE ? Kind.INT : x.kind, init);
+            }
+            return inRegister == Shape.AFFINE ? new Storage.RegisterAffine(sl, v.perRegister().resultStride(x))
+                    : new Storage.PerRegister(sl, x.kind);
+        }
         return switch (x.shape) {
             case UNIFORM -> new Storage.Scalar(scalarLocal(x.kind, init), x.kind);
             case AFFINE -> new Storage.Affine(new Storage.Scalar(scalarLocal(Kind.INT, init), Kind.INT), x.stride);
@@ -676,9 +717,48 @@ final class MethodGen {
         return rowSlots;
     }
 
+    /** Fills {@link #perRegister} ({@link RegisterRows#values}); special registers get their storage from {@link #sregStorage}. */
+    private void perRegisterValues() {
+        if (v.perRegister() == null) {
+            return;
+        }
+        RegisterRows.values(cfg, u, v.perRegister(), n <= warpSize).forEach((x, s) -> {
+            if (x.op != Op.SREG) {
+                perRegister.put(x, s);
+            }
+        });
+    }
+
+    /** {@link CodeGen.Layout#REGISTER_ROWS}: {@link #registerRows}, register 0's being {@link #rowSlots}. */
+    private int[][] registerRows() {
+        if (registerRows == null) {
+            int[] first = rowSlots();
+            registerRows = new int[3][regs32];
+            for (int a = 0; a < 3; a++) {
+                registerRows[a][0] = first[a];
+                for (int r = 1; r < regs32; r++) {
+                    registerRows[a][r] = local(TypeKind.INT);
+                }
+            }
+        }
+        return registerRows;
+    }
+
     private Storage sregStorage(SReg r) {
         boolean aligned = v.rowAligned();
         boolean withinWarp = n <= warpSize;
+        if (v.layout() == CodeGen.Layout.REGISTER_ROWS) {
+            switch (r) {
+                case TID_X -> {
+                    return new Storage.RegisterAffine(registerRows()[0], 1);
+                }
+                case TID_Y, TID_Z -> {
+                    return new Storage.PerRegister(registerRows()[r == SReg.TID_Y ? 1 : 2], Kind.INT);
+                }
+                default -> {
+                }
+            }
+        }
         return switch (r) {
             case CTAID_X, CTAID_Y, CTAID_Z, NCTAID_X, NCTAID_Y, NCTAID_Z -> new Storage.Scalar(local(TypeKind.INT), Kind.INT);
             case NTID_X -> new Storage.Scalar(bxSlot, Kind.INT);
@@ -845,25 +925,7 @@ final class MethodGen {
             cb.labelBinding(nextGroup);
             cb.iinc(groupIndexSlot, 1);
         }
-        if (rowSlots != null) {
-            Label stepped = cb.newLabel();
-            cb.iinc(rowSlots[0], n);
-            cb.iload(rowSlots[0]);
-            cb.iload(bxSlot);
-            cb.if_icmplt(stepped);
-            cb.iload(rowSlots[0]);
-            cb.iload(bxSlot);
-            cb.isub();
-            cb.istore(rowSlots[0]);
-            cb.iinc(rowSlots[1], 1);
-            cb.iload(rowSlots[1]);
-            cb.iload(bySlot);
-            cb.if_icmplt(stepped);
-            cb.iconst_0();
-            cb.istore(rowSlots[1]);
-            cb.iinc(rowSlots[2], 1);
-            cb.labelBinding(stepped);
-        }
+        stepRow();
         cb.iinc(baseSlot, n);
         cb.goto_(group);
         idleSkips.idleRun(group, exit);
@@ -872,6 +934,77 @@ final class MethodGen {
             nextCtaOfRow(nextCta);
         }
         cb.return_();
+    }
+
+    /**
+     * The row-aligned variants' step of the group's first thread's (x, y, z) to the next group's. A row-aligned
+     * group never crosses a row, so x advances by the group size and wraps into y and z at most once (no division
+     * per group); with {@link CodeGen.Layout#REGISTER_ROWS} a group may span several rows: a loop.
+     */
+    void stepRow() {
+        if (rowSlots == null) {
+            return;
+        }
+        boolean spans = v.layout() == CodeGen.Layout.REGISTER_ROWS;
+        Label stepped = cb.newLabel();
+        Label again = cb.newLabel();
+        cb.iinc(rowSlots[0], n);
+        cb.labelBinding(again);
+        cb.iload(rowSlots[0]);
+        cb.iload(bxSlot);
+        cb.if_icmplt(stepped);
+        cb.iload(rowSlots[0]);
+        cb.iload(bxSlot);
+        cb.isub();
+        cb.istore(rowSlots[0]);
+        cb.iinc(rowSlots[1], 1);
+        cb.iload(rowSlots[1]);
+        cb.iload(bySlot);
+        cb.if_icmplt(spans ? again : stepped);
+        cb.iconst_0();
+        cb.istore(rowSlots[1]);
+        cb.iinc(rowSlots[2], 1);
+        if (spans) {
+            cb.goto_(again);
+        }
+        cb.labelBinding(stepped);
+    }
+
+    /**
+     * {@link CodeGen.Layout#REGISTER_ROWS}: registers 1 on of the group, each from the one before it: the next
+     * {@code l32} threads, in the same row or at the start of the next (blockDim.x is a multiple of {@code l32}).
+     */
+    private void registerRowsOfGroup() {
+        if (registerRows == null) {
+            return;
+        }
+        int[] x = registerRows[0];
+        int[] y = registerRows[1];
+        int[] z = registerRows[2];
+        for (int r = 1; r < regs32; r++) {
+            Label done = cb.newLabel();
+            cb.iload(y[r - 1]);
+            cb.istore(y[r]);
+            cb.iload(z[r - 1]);
+            cb.istore(z[r]);
+            cb.iload(x[r - 1]);
+            cb.loadConstant(l32);
+            cb.iadd();
+            cb.dup();
+            cb.istore(x[r]);
+            cb.iload(bxSlot);
+            cb.if_icmplt(done);
+            cb.iconst_0();
+            cb.istore(x[r]);
+            cb.iinc(y[r], 1);
+            cb.iload(y[r]);
+            cb.iload(bySlot);
+            cb.if_icmplt(done);
+            cb.iconst_0();
+            cb.istore(y[r]);
+            cb.iinc(z[r], 1);
+            cb.labelBinding(done);
+        }
     }
 
     /**
@@ -1076,6 +1209,7 @@ final class MethodGen {
     }
 
     private void groupPrologue() {
+        registerRowsOfGroup();
         // Entry mask: the threads of this group that exist (a partial warp at the CTA's end).
         int[] entry = classSlots.get(g.entry());
         Label partial = cb.newLabel();
@@ -1596,6 +1730,7 @@ final class MethodGen {
         switch (st) {
             case Storage.Scalar s -> cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
             case Storage.Const c -> constant(c.value(), c.kind());
+            case Storage.PerRegister p when reg >= 0 -> cb.loadLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
             default -> throw new IllegalStateException("not a scalar: " + x + " " + st);
         }
     }
@@ -1614,7 +1749,15 @@ final class MethodGen {
     void base(Node x, Block use) {
         Storage st = at(x, use);
         switch (st) {
+            case Storage.Affine a when reg > 0 -> {
+                // the group's base seen from register reg
+                pushStorageScalar(a.base());
+                cb.loadConstant(reg * l32 * a.stride());
+                cb.iadd();
+            }
             case Storage.Affine a -> pushStorageScalar(a.base());
+            case Storage.PerRegister p when reg >= 0 -> cb.loadLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
+            case Storage.RegisterAffine ra when reg >= 0 -> cb.iload(ra.slots()[reg]);
             case Storage.Scalar s -> cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
             case Storage.Const c -> constant(c.value(), c.kind());
             default -> throw new IllegalStateException("no base: " + x);
@@ -1656,6 +1799,19 @@ final class MethodGen {
                 cb.loadConstant(a.stride());
                 cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
             }
+            case Storage.PerRegister p -> {
+                // 32-bit kinds only (perRegisterValues): register r of x is 32-bit register r
+                Vec.loadSpecies(cb, k);
+                cb.loadLocal(Vec.typeKind(k), p.slots()[r]);
+                cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+            }
+            case Storage.RegisterAffine ra -> {
+                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+                cb.iload(ra.slots()[r]);
+                cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
+                cb.loadConstant(ra.stride());
+                cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
+            }
             case Storage.Masks m -> throw new IllegalStateException("mask used as a vector: " + x);
         }
     }
@@ -1665,13 +1821,39 @@ final class MethodGen {
     }
 
     void storeScalar(Node x) {
+        if (storage.get(x) instanceof Storage.PerRegister p && reg >= 0) {
+            cb.storeLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
+            return;
+        }
         Storage.Scalar s = (Storage.Scalar) storage.get(x);
         cb.storeLocal(Vec.typeKind(s.kind()), s.slot());
     }
 
     private void storeBase(Node x) {
+        if (storage.get(x) instanceof Storage.RegisterAffine ra && reg >= 0) {
+            cb.istore(ra.slots()[reg]);
+            return;
+        }
         Storage.Affine a = (Storage.Affine) storage.get(x);
         cb.istore(((Storage.Scalar) a.base()).slot());
+    }
+
+    /**
+     * A value of {@link #perRegister}, register by register: the uniform code for each register's scalar, the affine
+     * code for its base, a load per register where the index is uniform in it.
+     */
+    private void perRegisterNode(Node x, Storage st) {
+        for (int r = 0; r < regs32; r++) {
+            reg = r;
+            if (x.op == Op.LOAD) {
+                memoryOps.registerLoad(x, r);
+            } else if (st instanceof Storage.RegisterAffine) {
+                affineNode(x);
+            } else {
+                uniformNode(x);
+            }
+        }
+        reg = -1;
     }
 
     private void writeShadow(Node x) {
@@ -1716,6 +1898,11 @@ final class MethodGen {
             }
             default -> {
             }
+        }
+        Storage st = storage.get(x);
+        if (st instanceof Storage.PerRegister || st instanceof Storage.RegisterAffine) {
+            perRegisterNode(x, st);
+            return;
         }
         switch (x.shape) {
             case UNIFORM -> uniformNode(x);

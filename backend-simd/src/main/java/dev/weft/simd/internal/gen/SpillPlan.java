@@ -185,6 +185,16 @@ final class SpillPlan {
                         }
                     }
                     case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> kept.add(new int[] {MethodGen.SPILL_INT, sc.slot()});
+                    case Storage.PerRegister pr -> {
+                        for (int sl : pr.slots()) {
+                            kept.add(new int[] {spillClass(Vec.typeKind(pr.kind())), sl});
+                        }
+                    }
+                    case Storage.RegisterAffine ra -> {
+                        for (int sl : ra.slots()) {
+                            kept.add(new int[] {MethodGen.SPILL_INT, sl});
+                        }
+                    }
                     case Storage.Vectors vs -> {
                         for (int sl : vs.slots()) {
                             kept.add(vectorSpill(vs.kind(), sl));
@@ -622,6 +632,16 @@ final class SpillPlan {
         switch (storage.get(x)) {
             case Storage.Scalar sc -> slots.add(sc.slot());
             case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> slots.add(sc.slot());
+            case Storage.PerRegister pr -> {
+                for (int sl : pr.slots()) {
+                    slots.add(sl);
+                }
+            }
+            case Storage.RegisterAffine ra -> {
+                for (int sl : ra.slots()) {
+                    slots.add(sl);
+                }
+            }
             case Storage.Vectors vs -> {
                 for (int sl : vs.slots()) {
                     slots.add(sl);

@@ -17,6 +17,17 @@ sealed interface Storage {
     record Affine(Storage base, int stride) implements Storage {
     }
 
+    /**
+     * A value the same in every lane of a register but not of the group (a group spanning CTA rows, see
+     * {@code CodeGen.Layout.REGISTER_ROWS}: threadIdx.y per register): one scalar local per 32-bit register.
+     */
+    record PerRegister(int[] slots, Kind kind) implements Storage {
+    }
+
+    /** {@code base[r] + stride * lane} in register {@code r}: one int local per 32-bit register (threadIdx.x per register). */
+    record RegisterAffine(int[] slots, int stride) implements Storage {
+    }
+
     /** A varying value: one vector local per register. */
     record Vectors(int[] slots, Kind kind) implements Storage {
     }

@@ -1,0 +1,138 @@
+package dev.weft.simd;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.Dim3;
+import dev.weft.Kernel;
+import dev.weft.simd.internal.gen.Lanes;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Groups that span CTA rows whose length is a multiple of a register ({@code CodeGen.Layout.REGISTER_ROWS}: 16 x 16
+ * tiles in groups of 32 threads on 16-lane registers, rows of 8 or 24 on 8-lane ones), on the methods per resume point
+ * against the reference executor: values uniform in each register (threadIdx.y and what is computed from it) kept as a
+ * scalar per register, loads per register at such an index, contiguous loads and stores per register, compares per
+ * register; partial groups (a register with no thread), rows not a multiple of the group, 3D CTAs, faults in one
+ * register's threads only, values kept across barriers and used after divergent loops.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RegisterRowsTest {
+
+    @AutoClose
+    static final Differential d = new Differential();
+
+    /** Lanes of a register: CTA rows of this many threads (or a multiple) give each register a row of its own. */
+    static final int L = Lanes.L32;
+
+    @Test
+    void tiledMatmul_listingKeepsThreadIdxYPerRegister() {
+        String listing = d.report(BarrierTest::tiledMatmul, new float[256], new float[256], new float[256], 16).listing();
+        assertTrue(listing.contains("when each register lies within one row of the CTA"), listing);
+        assertTrue(listing.contains("uniform in each register: one scalar load per register"), listing);
+        assertTrue(listing.contains("contiguous in each register: a vector load per register"), listing);
+    }
+
+    @Test
+    void tiledMatmul_partialTiles_partialGroups_3dCtas() throws InterruptedException {
+        for (int n : new int[] {37, 9}) {
+            int tiles = (n + 15) / 16;
+            d.checkOnResumeMethods(Dim3.of(tiles, tiles), Dim3.of(16, 16), BarrierTest::tiledMatmul,
+                    Differential.floats(n * n, 41, -1, 1), Differential.floats(n * n, 42, -1, 1), new float[n * n], n);
+        }
+        int n = 23;
+        // 16 x 3 CTAs: 48 threads, the last group half empty; 16 x 2 x 3: the rows run on into z
+        d.checkOnResumeMethods(Dim3.of(2, 8), Dim3.of(16, 3), TileLoadPhaseTest::scaledMatmul,
+                Differential.floats(n * n, 43, -1, 1), Differential.floats(n * n, 44, -1, 1), new float[n * n], n);
+        d.checkOnResumeMethods(Dim3.of(2, 8), Dim3.of(16, 2, 3), TileLoadPhaseTest::scaledMatmul,
+                Differential.floats(n * n, 45, -1, 1), Differential.floats(n * n, 46, -1, 1), new float[n * n], n);
+    }
+
+    /**
+     * Per-register arithmetic of every kind the per-register code takes (shifts, masks, or, xor, negation, int to
+     * float and back, an int array read at an index uniform in the register), a loop whose trip count is uniform
+     * in each register but not the group (threadIdx.y), a value made in a loop threads leave at different
+     * iterations and used after it, and values kept across two barriers.
+     */
+    static Kernel rowValues(Object[] a) {
+        int[] table = (int[]) a[0];
+        float[] in = (float[]) a[1];
+        float[] out = (float[]) a[2];
+        int w = (Integer) a[3];
+        return t -> {
+            float[] tile = t.sharedFloats(1024);
+            int tx = t.threadIdxX();
+            int ty = t.threadIdxY() + t.threadIdxZ() * t.blockDimY();
+            int row = t.blockIdxX() * 64 + ty;
+            int key = ((ty << 2) | 1) ^ (ty >> 1);
+            int look = table[(key & 63) + (-ty & 3)];
+            float scale = (float) (look - ty) * 0.5f;
+            int back = (int) (scale * 3f);
+            tile[ty * w + tx] = in[row * w + tx] * scale + back;
+            t.syncThreads();
+            float acc = 0f;
+            for (int i = 0; i < ty % 5; i++) {
+                acc += tile[ty * w + (tx + i) % w];
+            }
+            int q = 0;
+            for (int i = 0; i < tx % 3; i++) {
+                q = ty * 7 + look + 1;
+            }
+            t.syncThreads();
+            out[row * w + tx] = acc + q + look + key;
+        };
+    }
+
+    @Test
+    void perRegisterArithmetic_loops_keptAcrossBarriers() throws InterruptedException {
+        for (Dim3 block : new Dim3[] {Dim3.of(L, 5), Dim3.of(3 * L, 3), Dim3.of(L, 2, 3), Dim3.of(16, 4)}) {
+            int w = block.x();
+            int rows = block.y() * block.z();
+            int ctas = 3;
+            int len = (2 * 64 + rows) * w;
+            d.checkOnResumeMethods(Dim3.of(ctas), block, RegisterRowsTest::rowValues,
+                    Differential.ints(80, 47, -20, 20), Differential.floats(len, 48, -2, 2), new float[len], w);
+        }
+    }
+
+    /**
+     * In CTA 1, reads past an array's end from one thread row on: at a per-register index {@code s[ty * m + 3]}
+     * (shared, 256 floats) or at a row {@code in[(base + ty * m) * w + tx]} contiguous in each register; {@code m}
+     * places the first row out of bounds. That row's register's first active thread faults, as the reference's
+     * first thread in linear order does; the registers before it complete.
+     */
+    static Kernel rowFaults(Object[] a) {
+        float[] in = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        int w = (Integer) a[2];
+        int m = (Integer) a[3];
+        int perRegister = (Integer) a[4];
+        return t -> {
+            float[] s = t.sharedFloats(256);
+            int tx = t.threadIdxX();
+            int ty = t.threadIdxY();
+            int base = t.blockIdxX() * t.blockDimY();
+            int row = (base + ty) * w;
+            s[ty * 16 + tx] = tx;
+            t.syncThreads();
+            int mul = t.blockIdxX() == 1 ? m : perRegister != 0 ? 16 : 1;
+            float v = perRegister != 0 ? s[ty * mul + 3] : in[(base + ty * mul) * w + tx];
+            t.syncThreads();
+            out[row + tx] = v + in[row + tx];
+        };
+    }
+
+    @Test
+    void faultInOneRegister_reportsItsFirstThread() throws InterruptedException {
+        int len = 3 * 4 * L;
+        // per-register index: row 1 (m = 254: 257 is past 256) or row 2 (m = 127); contiguous rows: base 4, row 1
+        // at 1004 rows, or row 2 at 4 + 2 * 5 = 14 of 12
+        int[][] cases = {{254, 1}, {127, 1}, {1000, 0}, {5, 0}};
+        for (int[] c : cases) {
+            d.checkOnResumeMethods(Dim3.of(3), Dim3.of(L, 4), RegisterRowsTest::rowFaults,
+                    Differential.floats(len, 49, -2, 2), new float[len], L, c[0], c[1]);
+        }
+    }
+}

@@ -79,11 +79,19 @@ final class Compiler {
     /** Overrides the threads per group, for experiments (a multiple of the 32-bit lanes of a register, at most 64). */
     static final int GROUP_OVERRIDE = Integer.getInteger("weft.simd.group", 0);
     /**
-     * {@code -Dweft.simd.registerRows=true}: kernels with shared memory get a variant for CTAs whose rows are a
-     * multiple of a register but not of the group (16 x 16 tiles in groups of 32 threads), with the values uniform
-     * in each register kept as a scalar per register ({@link CodeGen.Layout#REGISTER_ROWS}).
+     * Whether kernels with shared memory get a variant for CTAs whose rows are a multiple of a register but not of the
+     * group, with the values uniform in each register kept as a scalar per register ({@link CodeGen.Layout#REGISTER_ROWS},
+     * {@code RegisterRows}): by default where it replaces a narrow variant of one register (16-lane registers, 16 x 16
+     * tiles: groups of 32 threads instead of 16), {@code -Dweft.simd.registerRows=true} for every group size (with
+     * 8-lane registers, groups of 32 spanning rows of 8, 16 or 24), {@code =false} for none.
+     *
+     * <p>Measured, PairedBenchmark sgemm (16 x 16 tiles), weft/vectorApi over each run's six iterations, on against off
+     * in back-to-back runs on the shared 2-core Zen 4: AVX-512 0.222-0.228/0.173-0.197, 0.203-0.209/0.185-0.194,
+     * 0.197-0.203/0.203-0.213, 0.201-0.207/0.181-0.187; with -XX:UseAVX=2 (groups of 32 in 4 registers against the
+     * narrow variant's 16 in 2) 0.282-0.295/0.246-0.257, 0.266-0.275/0.268-0.283, 0.274-0.285/0.287-0.301,
+     * 0.261-0.264/0.255-0.265: no gain there, so only the one-register case takes it by default.
      */
-    static final boolean REGISTER_ROWS = Boolean.getBoolean("weft.simd.registerRows");
+    static final String REGISTER_ROWS = System.getProperty("weft.simd.registerRows", "auto");
     /** {@code -Dweft.simd.warpScans=false} keeps warp-scan loops as loops ({@link WarpScans}): for A/B runs and tests. */
     static final boolean FOLD_WARP_SCANS = !"false".equals(System.getProperty("weft.simd.warpScans"));
     /**
@@ -356,9 +364,11 @@ final class Compiler {
             // Shared-memory kernels are mostly tiled over 2D CTAs whose rows are shorter than a group (16 x 16
             // tiles, 8-lane registers: a group of 32 spans two rows, and the tile reads become gathers). A
             // variant for groups of half the size keeps them broadcasts and vector loads: measured here (AVX2),
-            // a 256 x 256 tiled matmul ran in about 25 ms instead of 400.
+            // a 256 x 256 tiled matmul ran in about 25 ms instead of 400. With 16-lane registers that group is one
+            // register; the register-rows variant serves those CTAs instead, in whole groups (REGISTER_ROWS).
             int narrow = group / 2;
-            boolean registerRows = REGISTER_ROWS && readsThreadIdx && usesShared && !warpOps && !profiled && group > Lanes.L32;
+            boolean registerRows = (REGISTER_ROWS.equals("true") || REGISTER_ROWS.equals("auto") && narrow == Lanes.L32)
+                    && readsThreadIdx && usesShared && !warpOps && !profiled && group > Lanes.L32;
             Uniformity perRegister = null;
             if (registerRows) {
                 perRegister = analyses.uniformity(true, Lanes.L32 <= warpSize, Lanes.L32);

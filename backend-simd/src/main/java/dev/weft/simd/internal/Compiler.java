@@ -81,15 +81,17 @@ final class Compiler {
     /**
      * Whether kernels with shared memory get a variant for CTAs whose rows are a multiple of a register but not of the
      * group, with the values uniform in each register kept as a scalar per register ({@link CodeGen.Layout#REGISTER_ROWS},
-     * {@code RegisterRows}): by default where it replaces a narrow variant of one register (16-lane registers, 16 x 16
-     * tiles: groups of 32 threads instead of 16), {@code -Dweft.simd.registerRows=true} for every group size (with
-     * 8-lane registers, groups of 32 spanning rows of 8, 16 or 24), {@code =false} for none.
+     * {@code RegisterRows}): by default with 16-lane registers where it replaces a narrow variant of one register (16 x 16
+     * tiles: groups of 32 threads instead of 16), {@code -Dweft.simd.registerRows=true} for every group size and register
+     * width, {@code =false} for none. With 8-lane registers the default leaves the code as it was: the tiled sgemm's
+     * groups there are 16 threads in two registers, which the row-aligned variant serves, and the one-register narrow
+     * groups of 8 (CTA rows of 8 or 24) are unmeasured.
      *
      * <p>Measured, PairedBenchmark sgemm (16 x 16 tiles), weft/vectorApi over each run's six iterations, on against off
      * in back-to-back runs on the shared 2-core Zen 4: AVX-512 0.222-0.228/0.173-0.197, 0.203-0.209/0.185-0.194,
-     * 0.197-0.203/0.203-0.213, 0.201-0.207/0.181-0.187; with -XX:UseAVX=2 (groups of 32 in 4 registers against the
-     * narrow variant's 16 in 2) 0.282-0.295/0.246-0.257, 0.266-0.275/0.268-0.283, 0.274-0.285/0.287-0.301,
-     * 0.261-0.264/0.255-0.265: no gain there, so only the one-register case takes it by default.
+     * 0.197-0.203/0.203-0.213, 0.201-0.207/0.181-0.187; with -XX:UseAVX=2 0.282-0.295/0.246-0.257,
+     * 0.266-0.275/0.268-0.283, 0.274-0.285/0.287-0.301, 0.261-0.264/0.255-0.265, where the tiles ran the row-aligned
+     * variant either way (groups of 16 in two registers): that variant's spread.
      */
     static final String REGISTER_ROWS = System.getProperty("weft.simd.registerRows", "auto");
     /** {@code -Dweft.simd.warpScans=false} keeps warp-scan loops as loops ({@link WarpScans}): for A/B runs and tests. */
@@ -367,7 +369,7 @@ final class Compiler {
             // a 256 x 256 tiled matmul ran in about 25 ms instead of 400. With 16-lane registers that group is one
             // register; the register-rows variant serves those CTAs instead, in whole groups (REGISTER_ROWS).
             int narrow = group / 2;
-            boolean registerRows = (REGISTER_ROWS.equals("true") || REGISTER_ROWS.equals("auto") && narrow == Lanes.L32)
+            boolean registerRows = (REGISTER_ROWS.equals("true") || REGISTER_ROWS.equals("auto") && narrow == Lanes.L32 && Lanes.L32 >= 16)
                     && readsThreadIdx && usesShared && !warpOps && !profiled && group > Lanes.L32;
             Uniformity perRegister = null;
             if (registerRows) {

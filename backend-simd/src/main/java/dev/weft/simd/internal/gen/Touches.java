@@ -65,6 +65,13 @@ final class Touches {
      */
     static final boolean TOUCH_STORES = Boolean.getBoolean("weft.simd.touchStores");
 
+    /**
+     * Whether the touch pass also touches, after its CTA's lines, those of the CTA the SM most likely runs next (the
+     * next along x: the runtime hands an SM chunks of consecutive CTAs), so that their misses overlap with this CTA's
+     * work; {@code -Dweft.simd.touchAhead=false} turns it off, to compare.
+     */
+    static final boolean TOUCH_AHEAD = !"false".equals(System.getProperty("weft.simd.touchAhead"));
+
     /** The most steps of a loop touched per group and phase. */
     static final int MAX_STEPS = 8;
 
@@ -233,7 +240,11 @@ final class Touches {
             Node x = t.accesses().get(i);
             s.append(i == 0 ? "" : ", ").append(x.in(0).name()).append('[').append(x.in(1).name()).append(']');
         }
-        return s.append(" is read, for every group, so that the misses overlap (-Dweft.simd.touchPass=false)").toString();
+        s.append(" is read, for every group, so that the misses overlap");
+        if (TOUCH_AHEAD) {
+            s.append("; then the same for the next CTA along x, which this SM likely runs next");
+        }
+        return s.append(" (-Dweft.simd.touchPass=false)").toString();
     }
 
     // =====================================================================================================
@@ -260,6 +271,11 @@ final class Touches {
         private int acc;
         /** The element a touch reads. */
         private int at;
+        private int steps;
+        private int index;
+        private boolean rows;
+        /** While the next CTA's lines are touched: its blockIdx (x, y, z) in locals; else null. */
+        private int[] ahead;
 
         Emitter(MethodGen m) {
             this.m = m;
@@ -267,18 +283,67 @@ final class Touches {
         }
 
         void emit(List<TouchLoop> loops) {
-            boolean rows = m.v.layout() == CodeGen.Layout.ROWS;
+            rows = m.v.layout() == CodeGen.Layout.ROWS;
             acc = m.local(TypeKind.INT);
             base = m.local(TypeKind.INT);
             x0 = rows ? m.local(TypeKind.INT) : -1;
             y0 = rows ? m.local(TypeKind.INT) : -1;
             z0 = rows ? m.local(TypeKind.INT) : -1;
             counter = m.local(TypeKind.INT);
-            int steps = m.local(TypeKind.INT);
-            int index = m.local(TypeKind.INT);
+            steps = m.local(TypeKind.INT);
+            index = m.local(TypeKind.INT);
             at = m.local(TypeKind.INT);
             cb.iconst_0();
             cb.istore(acc);
+            groups(loops);
+            if (TOUCH_AHEAD) {
+                Label none = cb.newLabel();
+                nextCta(none);
+                groups(loops);
+                cb.labelBinding(none);
+                ahead = null;
+            }
+            cb.aload(m.phasesSlot);
+            cb.dup();
+            cb.getfield(Vec.PHASES, "touched", CD_int);
+            cb.iload(acc);
+            cb.ior();
+            cb.putfield(Vec.PHASES, "touched", CD_int);
+        }
+
+        /**
+         * Sets {@link #ahead} to the next CTA's blockIdx in the grid's linear order (x fastest), or jumps to {@code
+         * none} after the grid's last.
+         */
+        private void nextCta(Label none) {
+            ahead = new int[] {m.local(TypeKind.INT), m.local(TypeKind.INT), m.local(TypeKind.INT)};
+            String[] idx = {"blockIdxX", "blockIdxY", "blockIdxZ"};
+            String[] dim = {"x", "y", "z"};
+            for (int a = 0; a < 3; a++) {
+                cb.aload(m.ctaSlot);
+                cb.invokevirtual(Vec.CTA, idx[a], mt(CD_int));
+                cb.istore(ahead[a]);
+            }
+            Label done = cb.newLabel();
+            for (int a = 0; a < 3; a++) {
+                cb.iinc(ahead[a], 1);
+                cb.iload(ahead[a]);
+                cb.aload(m.ctaSlot);
+                cb.invokevirtual(Vec.CTA, "gridDim", mt(Vec.DIM3));
+                cb.invokevirtual(Vec.DIM3, dim[a], mt(CD_int));
+                cb.if_icmplt(done);
+                if (a == 2) {
+                    cb.goto_(none);
+                } else {
+                    cb.iconst_0();
+                    cb.istore(ahead[a]);
+                }
+            }
+            cb.labelBinding(done);
+        }
+
+        /** The touches of every group of the CTA ({@link #ahead}'s, where set). */
+        private void groups(List<TouchLoop> loops) {
             for (int s : new int[] {base, x0, y0, z0}) {
                 if (s >= 0) {
                     cb.iconst_0();
@@ -338,12 +403,6 @@ final class Touches {
             cb.iinc(base, m.n);
             cb.goto_(group);
             cb.labelBinding(done);
-            cb.aload(m.phasesSlot);
-            cb.dup();
-            cb.getfield(Vec.PHASES, "touched", CD_int);
-            cb.iload(acc);
-            cb.ior();
-            cb.putfield(Vec.PHASES, "touched", CD_int);
         }
 
         /** Jumps to {@code leave} when the header's test has the value that leaves the loop. */
@@ -453,6 +512,13 @@ final class Touches {
                             cb.iload(base);
                             cb.loadConstant(m.warpSize);
                             cb.idiv();
+                        }
+                        case CTAID_X, CTAID_Y, CTAID_Z -> {
+                            if (ahead != null) {
+                                cb.iload(ahead[((SReg) x.aux).ordinal() - SReg.CTAID_X.ordinal()]);
+                            } else {
+                                m.scalar(x);
+                            }
                         }
                         default -> m.scalar(x);
                     }

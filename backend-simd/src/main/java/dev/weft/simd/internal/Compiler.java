@@ -662,6 +662,11 @@ final class Compiler {
      */
     private static byte[] withResumeMethods(CodeGen gen, byte[] generalOnly, List<CodeGen.Variant> variants) {
         byte[] withResume = gen.withResumeMethods(generalOnly, variants);
+        if (withResume != generalOnly && gen.touches() && largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
+            // The touch passes are the smaller loss (a few hundred bytes): drop them before the idle skips.
+            gen.withoutResumeMethods().withoutTouches();
+            withResume = gen.withResumeMethods(generalOnly, variants);
+        }
         if (withResume != generalOnly && gen.skipsIdleGroups() && largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
             gen.withoutResumeMethods().withoutIdleSkips();
             withResume = gen.withResumeMethods(generalOnly, variants);

@@ -288,6 +288,8 @@ public final class CodeGen {
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
     /** See {@link #withoutIdleSkips}. */
     boolean skipIdleGroups = SKIP_IDLE_GROUPS;
+    /** See {@link #withoutTouches}. */
+    boolean touches = Touches.TOUCH_PASS;
     /**
      * Whether kernels without barriers run a grid row of CTAs per call (runCtaRow); {@code -Dweft.simd.ctaRows=false}
      * turns it off, to measure what it buys.
@@ -460,6 +462,17 @@ public final class CodeGen {
     public CodeGen withoutIdleSkips() {
         this.skipIdleGroups = false;
         return this;
+    }
+
+    /** Resume-point methods without their phases' touch passes ({@link Touches}): when those make them too large. */
+    public CodeGen withoutTouches() {
+        this.touches = false;
+        return this;
+    }
+
+    /** Whether resume-point methods have their phases' touch passes (where a phase has a loop that gets one). */
+    public boolean touches() {
+        return touches;
     }
 
     /** Whether resume-point methods pass over idle groups. */

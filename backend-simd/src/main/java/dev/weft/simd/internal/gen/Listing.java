@@ -113,6 +113,20 @@ public final class Listing {
         return barriers && CodeGen.INTERLEAVE && StrideLoops.interleavable(sl, loop, g, g.useCounts());
     }
 
+    /** The loop as its phase's touch pass sees it (kernels with barriers, the pass on), or null. */
+    private Touches.TouchLoop touchLoop(Cfg.Loop loop) {
+        if (!Touches.TOUCH_PASS) {
+            return null;
+        }
+        java.util.Set<Block> barrierBlocks = CodeGen.identitySet();
+        for (Block b : g.blocks) {
+            if (!b.nodes.isEmpty() && b.nodes.getLast().op == Op.BARRIER) {
+                barrierBlocks.add(b);
+            }
+        }
+        return barrierBlocks.isEmpty() ? null : Touches.of(loop, barrierBlocks);
+    }
+
     private void variant(Variant v) {
         v.u().apply();
         out.append('\n').append(v.title()).append('\n');
@@ -145,6 +159,10 @@ public final class Listing {
                                     + " (-Dweft.simd.roundRobin=false: pauses only)";
                         }
                     }
+                }
+                Touches.TouchLoop touch = touchLoop(loop);
+                if (touch != null) {
+                    kind += "; " + Touches.describe(touch);
                 }
                 out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");
             }

@@ -786,6 +786,9 @@ final class MethodGen {
         }
         if (gen.phased()) {
             barriers.phasePrologue();
+            if (gen.touches && resumeAt >= 0 && resumeAt < Phases.YIELD && gen.profiling == null) {
+                Touches.emit(this, Touches.ofPhase(g, cfg, barrierBlocks, resumeAt));
+            }
             nextGroup = cb.newLabel();
             for (StrideLoops.StrideLoop sl : strideLoops.values()) {
                 if (strideLoopCode.roundRobin(sl)) {

@@ -38,6 +38,11 @@ public final class Phases {
      * {@link #interleaved}); {@link #WAIT}: not to run in this phase.
      */
     public int[] stop = new int[32];
+    /**
+     * The or of the values a phase's touch pass read ({@code Touches}): written so that the JIT keeps the reads,
+     * never read.
+     */
+    public int touched;
     /** Per group that stopped with some threads: those threads, lane i at bit i. */
     public long[] lanes = new long[32];
     /** Per group, a row of spilled values of each storage class. */

@@ -28,11 +28,13 @@ import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
+import java.lang.classfile.attribute.CodeAttribute;
 import java.lang.constant.ClassDesc;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -327,7 +329,7 @@ final class Compiler {
                 lengths.addAll(SharedAllocations.varyingLengths(g, ub));
             }
             if (!lengths.isEmpty()) {
-                throw new Decline(lengths.stream().distinct().toList());
+                throw new Decline(List.copyOf(new LinkedHashSet<>(lengths)));
             }
             if (warpOps) {
                 List<String> why = new ArrayList<>(WarpSync.check(g, cfg, ua));
@@ -335,7 +337,7 @@ final class Compiler {
                     why.addAll(WarpSync.check(g, cfg, ub));
                 }
                 if (!why.isEmpty()) {
-                    throw new Decline(why.stream().distinct().toList());
+                    throw new Decline(List.copyOf(new LinkedHashSet<>(why)));
                 }
             }
             MaskPlan pa = analyses.plan(ua);
@@ -631,7 +633,12 @@ final class Compiler {
         }
 
         MaskPlan plan(Uniformity u) {
-            return plans.computeIfAbsent(u, k -> new MaskPlan(g, cfg, k));
+            MaskPlan p = plans.get(u);
+            if (p == null) {
+                p = new MaskPlan(g, cfg, u);
+                plans.put(u, p);
+            }
+            return p;
         }
     }
 
@@ -678,8 +685,10 @@ final class Compiler {
         ClassModel cm = ClassFile.of().parse(bytes);
         int max = 0;
         for (MethodModel m : cm.methods()) {
-            int len = m.findAttribute(Attributes.code()).map(c -> c.codeLength()).orElse(0);
-            max = Math.max(max, len);
+            java.util.Optional<CodeAttribute> code = m.findAttribute(Attributes.code());
+            if (code.isPresent()) {
+                max = Math.max(max, code.get().codeLength());
+            }
         }
         return max;
     }

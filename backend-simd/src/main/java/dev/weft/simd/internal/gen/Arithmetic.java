@@ -518,7 +518,10 @@ final class Arithmetic {
                 String h = fn.helper();
                 int dot = h.lastIndexOf('.');
                 ClassDesc owner = ClassDesc.ofInternalName(h.substring(0, dot));
-                ClassDesc[] ps = x.in.stream().map(a -> Vec.vector(a.kind)).toArray(ClassDesc[]::new);
+                ClassDesc[] ps = new ClassDesc[x.in.size()];
+                for (int i = 0; i < ps.length; i++) {
+                    ps[i] = Vec.vector(x.in(i).kind);
+                }
                 for (int r = 0; r < method.regs(k); r++) {
                     for (Node a : x.in) {
                         method.vector(a, r, method.cur);
@@ -543,7 +546,8 @@ final class Arithmetic {
         for (int i = 0; i < x.in.size(); i++) {
             Node a = x.in(i);
             Kind k = a.kind;
-            int slotNo = used.merge(k, 1, Integer::sum) - 1;
+            int slotNo = used.getOrDefault(k, 0);
+            used.put(k, slotNo + 1);
             offset[i] = slotNo * n;
             method.storeRegisters(a, k, method.scratch.get(k), offset[i]);
         }

@@ -30,7 +30,13 @@ import java.util.Map;
  */
 public final class Phases {
 
-    private static final ThreadLocal<Phases> PER_SM = ThreadLocal.withInitial(Phases::new);
+    /** Not {@code ThreadLocal.withInitial(Phases::new)}: a method reference spins a class on its first run. */
+    private static final ThreadLocal<Phases> PER_SM = new ThreadLocal<>() {
+        @Override
+        protected Phases initialValue() {
+            return new Phases();
+        }
+    };
 
     /**
      * Per group: 0 to start or returned; {@code id > 0}: stopped at barrier node {@code id} with all its threads;

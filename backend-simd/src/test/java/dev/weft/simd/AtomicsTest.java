@@ -502,8 +502,9 @@ class AtomicsTest {
     }
 
     /**
-     * Shared atomics with uniform operands and unread results in a grid-stride fast path (updates unrolled, each
-     * lane's index read from its register): other operations than add and a long array, partial last iterations,
+     * Shared atomics with uniform operands and unread results in a grid-stride fast path (with 256-bit vectors the
+     * updates are unrolled, each lane's index read from its register; with 512-bit ones a loop reads them from
+     * scratch: the AVX2 test run covers the first): other operations than add and a long array, partial last iterations,
      * and an index out of bounds mid-warp failing the same thread as on the reference.
      */
     @Test

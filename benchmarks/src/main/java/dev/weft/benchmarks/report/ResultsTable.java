@@ -76,7 +76,8 @@ public final class ResultsTable {
      * AVX2, 16 with AVX-512); the clock is {@code /proc/cpuinfo}'s "cpu MHz" (under a hypervisor, the nominal
      * clock: boost is not visible, so the peak is a lower bound where the host boosts) or
      * {@code -Dweft.cpuMHz}; the pipes are 2 (Zen 2-4, Skylake-SP and later server Intel cores) or
-     * {@code -Dweft.fmaPipes}.
+     * {@code -Dweft.fmaPipes}; Zen 4's pipes are 256 bits wide (a 512-bit FMA takes both halves), so there the
+     * lanes are 8, or {@code -Dweft.fmaLanes}.
      *
      * @param cores the cores the JVM may use
      * @param fmaPipes FMA instructions issued per cycle per core
@@ -111,8 +112,39 @@ public final class ResultsTable {
             ghz = cpuinfoMhz() / 1000;
             source = ghz > 0 ? "/proc/cpuinfo cpu MHz" : "clock unknown: set -Dweft.cpuMHz";
         }
+        int lanes = FloatVector.SPECIES_PREFERRED.length();
+        String cpu = cpuinfo();
+        // Zen 4 (AMD family 25 with AVX-512) runs a 512-bit FMA as two halves on its 256-bit pipes: 8 floats per
+        // pipe and cycle, half of what the species suggests. Zen 5 (family 26) has full-width pipes.
+        if (lanes > 8 && cpu.contains("AuthenticAMD") && cpuinfoField(cpu, "cpu family") == 25) {
+            lanes = 8;
+            source += ", Zen 4: 256-bit FMA pipes";
+        }
         return new Peak(Runtime.getRuntime().availableProcessors(), Integer.getInteger("weft.fmaPipes", 2),
-                FloatVector.SPECIES_PREFERRED.length(), ghz, source);
+                Integer.getInteger("weft.fmaLanes", lanes), ghz, source);
+    }
+
+    private static String cpuinfo() {
+        try {
+            return Files.readString(Path.of("/proc/cpuinfo"));
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    /** The first integer field {@code name} of {@code /proc/cpuinfo}'s text, or -1. */
+    static int cpuinfoField(String cpuinfo, String name) {
+        for (String line : cpuinfo.split("\n")) {
+            if (line.startsWith(name) && line.indexOf(':') > 0
+                    && line.substring(0, line.indexOf(':')).strip().equals(name)) {
+                try {
+                    return Integer.parseInt(line.substring(line.indexOf(':') + 1).strip());
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
     }
 
     private static double cpuinfoMhz() {

@@ -61,6 +61,14 @@ class ResultsTableTest {
     }
 
     @Test
+    void cpuinfoField_readsTheNamedFieldOnly() {
+        String cpuinfo = "vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\n";
+        assertEquals(25, ResultsTable.cpuinfoField(cpuinfo, "cpu family"));
+        assertEquals(17, ResultsTable.cpuinfoField(cpuinfo, "model"));
+        assertEquals(-1, ResultsTable.cpuinfoField(cpuinfo, "stepping"));
+    }
+
+    @Test
     void render_oneBenchmark_noSummary() {
         String md = ResultsTable.render("[" + result("vectorApi", 1000, 4e9, 8e9, 48e9) + "]", "- machine\n");
         assertFalse(md.contains("## Summary"), md);

@@ -7,6 +7,7 @@ import static java.lang.constant.ConstantDescs.CD_long;
 import static java.lang.constant.ConstantDescs.CD_void;
 
 import dev.weft.simd.internal.ir.Atomic;
+import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Kind;
 import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
@@ -86,12 +87,14 @@ final class AtomicOps {
      * loop, ~46% of them on the index loads after each {@code inc [bins + idx*4]}; per launch of 2^22 elements
      * (scratch main, 2 busy cores, settled) about 10.5 ms before, 4.6 ms after. Only there: unrolling every
      * atomic with its operands and old values took a kernel with three used atomics (AtomicsTest's
-     * gridStrideOldValues) past the JIT's 8000-byte limit, which costs it its fast paths.
+     * gridStrideOldValues) past the JIT's 8000-byte limit, which costs it its fast paths. On the AVX-512 Zen 4
+     * machine the opposite holds, and there the loop runs instead ({@link CodeGen#UNROLLED_ATOMIC_LANES}).
      */
     private void unmaskedAtomic(Node x, boolean used, Label outside) {
         Node arr = x.in(0);
         Node idx = x.in(1);
-        boolean unrolled = !used && n <= CodeGen.UNROLLED_ATOMIC_LANES;
+        Node source = CodeGen.REREAD_ATOMIC_INDICES ? contiguousSource(x) : null;
+        boolean unrolled = source == null && !used && n <= CodeGen.UNROLLED_ATOMIC_LANES;
         for (int i = 2; i < x.in.size(); i++) {
             unrolled &= method.isScalar(x.in(i));
         }
@@ -135,7 +138,9 @@ final class AtomicOps {
             }
             return;
         }
-        method.storeRegisters(idx, Kind.INT, scratch.get(Kind.INT), 0);
+        if (source == null) {
+            method.storeRegisters(idx, Kind.INT, scratch.get(Kind.INT), 0);
+        }
         storeOperands(x);
         int j = method.temp(TypeKind.INT);
         Label loop = cb.newLabel();
@@ -146,11 +151,64 @@ final class AtomicOps {
         cb.iload(j);
         cb.loadConstant(n);
         cb.if_icmpge(end);
-        update(x, used, () -> cb.iload(j));
+        if (source == null) {
+            update(x, used, () -> cb.iload(j));
+        } else {
+            Node at = source.in(1);
+            int s = scratch.get(x.kind);
+            update(x, used, () -> cb.iload(j), () -> {
+                method.scalar(source.in(0));
+                method.base(at, method.cur);
+                cb.iload(j);
+                cb.iadd();
+                cb.iaload();
+            }, i -> {
+                cb.aload(s);
+                cb.iload(j);
+                cb.loadConstant((i - 1) * n);
+                cb.iadd();
+                cb.arrayLoad(Vec.typeKind(x.kind));
+            });
+        }
         cb.iinc(j, 1);
         cb.goto_(loop);
         cb.labelBinding(end);
         loadResults(x, used);
+    }
+
+    /**
+     * The load the atomic's indices come from, where each thread's index can be read again as a scalar from the
+     * same element: a contiguous load of an int array, in the same block with no write to a global array between,
+     * from a global array that the atomic cannot write (its own array is a CTA's shared one, which no global array is, or of
+     * another kind). Else null. Why: on the AVX-512 Zen 4 machine both other ways to get a lane's index into a
+     * scalar register stall, {@code lane(j)} and a narrow load from a wide store to scratch (store-to-load
+     * forwarding), while a load of the source element, which the vector load has just brought into the cache, does
+     * not.
+     */
+    private Node contiguousSource(Node x) {
+        Node idx = x.in(1);
+        if (idx.op != Op.LOAD || idx.kind != Kind.INT || !method.isScalar(idx.in(0)) || idx.in(0).op == Op.SHARED
+                || !method.memoryOps.contiguous(idx.in(1))) {
+            return null;
+        }
+        if (x.in(0).op != Op.SHARED && x.kind == Kind.INT) {
+            return null;
+        }
+        Block b = method.cur;
+        int from = b.nodes.indexOf(idx);
+        int to = b.nodes.indexOf(x);
+        if (from < 0 || to < from) {
+            return null;
+        }
+        for (int k = from + 1; k < to; k++) {
+            Node w = b.nodes.get(k);
+            boolean writesShared = (w.op == Op.STORE || w.op == Op.ATOMIC) && w.in(0).op == Op.SHARED;
+            if (!writesShared && (w.op == Op.STORE || w.op == Op.ATOMIC || w.op == Op.BARRIER || w.op == Op.CALL
+                    || w.op == Op.WARP)) {
+                return null;
+            }
+        }
+        return idx;
     }
 
     /**

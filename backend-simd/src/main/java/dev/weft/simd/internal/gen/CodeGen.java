@@ -218,10 +218,27 @@ public final class CodeGen {
     }
 
     /**
-     * The most lanes a group may have for {@code AtomicOps#unmaskedAtomic} to unroll its updates (about 12 bytes of
-     * bytecode per lane): more would eat into the JIT's 8000-byte limit for little gain.
+     * Whether an atomic whose indices a contiguous load just read takes each thread's index from the source array
+     * again rather than from the vector ({@code AtomicOps#contiguousSource}); false for A/B runs
+     * ({@code -Dweft.simd.rereadAtomicIndices=false}). Measured here (Zen 4, paired histogram, weft/vectorApi per
+     * iteration, on against off in alternating runs): 0.30-0.75 against 0.15-0.24 with 512-bit vectors (off: the
+     * loop over scratch); 0.21-0.84 against 0.05-0.40 with {@code -XX:UseAVX=2} (off: the unrolled updates). A
+     * session on the Zen 3 machine had found a re-read slower than the unrolled updates there (0.42-0.52 against
+     * 0.55-0.73), in a version since lost; not measured again.
      */
-    static final int UNROLLED_ATOMIC_LANES = 32;
+    static final boolean REREAD_ATOMIC_INDICES = !"false".equals(System.getProperty("weft.simd.rereadAtomicIndices"));
+
+    /**
+     * The most lanes a group may have for {@code AtomicOps#unmaskedAtomic} to unroll its updates (about 12 bytes of
+     * bytecode per lane): more would eat into the JIT's 8000-byte limit for little gain. 0 (no unrolling) where the
+     * vectors are 512 bits: the unrolled updates read each index with {@code lane(j)}, which measured 2.3 times
+     * faster than a loop over the indices stored to scratch on the AVX2 Zen 3 machine the unrolling was made for,
+     * but 4 to 5 times slower on the AVX-512 Zen 4 machine here (paired histogram, weft/vectorApi per iteration:
+     * unrolled 0.04-0.06, loop 0.20-0.31; also with {@code -XX:UseAVX=2}: 0.05-0.09 against 0.20-0.31). AVX-512
+     * is the proxy for the newer core: Zen 3 has none. {@code -Dweft.simd.unrolledAtomicLanes=N} overrides.
+     */
+    static final int UNROLLED_ATOMIC_LANES = Integer.getInteger("weft.simd.unrolledAtomicLanes",
+            Lanes.IS.vectorBitSize() >= 512 ? 0 : 32);
 
     /**
      * Whether {@code AtomicOps#unmaskedAtomic} tests a group's indices with one compare of their lanewise unsigned

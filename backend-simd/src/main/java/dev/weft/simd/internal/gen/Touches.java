@@ -60,8 +60,8 @@ final class Touches {
      * 0.79, 0.74, 0.68, 0.77, 0.62, 0.77, 0.76, 0.73; on 0.89, 1.00, 1.03, 1.08, 1.09, 1.21, 1.00, 0.95, 1.66, 0.97,
      * 1.01, 1.61, 1.05, 1.02, 1.33. In the forks where the hand-written code ran at its usual rate (1.1-1.4 G elements
      * per second; it halves in some forks, with the machine's memory) off 0.64-0.79, on 0.89-1.05. The profile
-     * (perf): the load phase's samples moved from the groups' row loads to the touches, the phase from 1.21 to 1.05
-     * of the write phase's samples.
+     * (perf, one fork each): the load phase went from 1.21 to 1.02 of the write phase's samples, 74% of its samples now
+     * on the touches (the misses, overlapped) and the rest in the groups' loop, whose loads hit.
      */
     static final boolean TOUCH_PASS = !"false".equals(System.getProperty("weft.simd.touchPass"));
 

@@ -28,8 +28,8 @@ import java.util.Set;
  * that each group's counted loops will load contiguously from global arrays, so that the cache misses of all the
  * CTA's groups are in flight together instead of one group's at a time.
  *
- * <p>Why. A group runs its whole loop before the next group starts, and per loop step the generated code has some 50
- * instructions around each load (masks, range checks, the shared store), and between groups some 150 (restore,
+ * <p>Why. A group runs its whole loop before the next group starts, and per loop step the generated code has some 55
+ * instructions around each load (masks, range checks, the shared store), and between groups some 120 (restore,
  * flags, spills): the CPU's out-of-order window then holds one group's few loads, and their misses do not overlap
  * with the next group's. The tiled transpose's tile-loading phase spent 88% of its samples on the two loads of a row
  * (perf, Zen 4, 16-lane registers: one 128-byte row per group and step, 4 steps, 8 groups per CTA). The touch pass
@@ -55,22 +55,33 @@ final class Touches {
 
     /**
      * Whether the methods per resume point touch their phase's loop loads first; {@code -Dweft.simd.touchPass=false}
-     * turns it off, to compare.
+     * turns it off, to compare. Measured (session 11, Zen 4, 2 shared cores; the transpose, PairedBenchmark weft over
+     * the hand-written rate, median of 6 one-second iterations per fork, forks alternating): off 0.79, 0.79, 0.64,
+     * 0.79, 0.74, 0.68, 0.77, 0.62, 0.77, 0.76, 0.73; on 0.89, 1.00, 1.03, 1.08, 1.09, 1.21, 1.00, 0.95, 1.66, 0.97,
+     * 1.01, 1.61, 1.05, 1.02, 1.33. In the forks where the hand-written code ran at its usual rate (1.1-1.4 G elements
+     * per second; it halves in some forks, with the machine's memory) off 0.64-0.79, on 0.89-1.05. The profile
+     * (perf, one fork each): the load phase went from 1.21 to 1.02 of the write phase's samples, 74% of its samples now
+     * on the touches (the misses, overlapped) and the rest in the groups' loop, whose loads hit.
      */
     static final boolean TOUCH_PASS = !"false".equals(System.getProperty("weft.simd.touchPass"));
 
     /**
      * Whether contiguous stores to global arrays in such loops are touched too (a read of the line, so that the store
-     * finds it in the cache); off unless {@code -Dweft.simd.touchStores=true}.
+     * finds it in the cache); off unless {@code -Dweft.simd.touchStores=true}: the transpose (its write phase's rows)
+     * measured no faster with it (paired as for {@link #TOUCH_PASS}, alternating forks: with 1.33, 0.83, 0.90, 0.98,
+     * without 1.00, 0.95, 1.66, 0.97).
      */
     static final boolean TOUCH_STORES = Boolean.getBoolean("weft.simd.touchStores");
 
     /**
      * Whether the touch pass also touches, after its CTA's lines, those of the CTA the SM most likely runs next (the
      * next along x: the runtime hands an SM chunks of consecutive CTAs), so that their misses overlap with this CTA's
-     * work; {@code -Dweft.simd.touchAhead=false} turns it off, to compare.
+     * work; off unless {@code -Dweft.simd.touchAhead=true}. Measured no better than the CTA's own lines alone (the
+     * transpose, PairedBenchmark, medians of 6 iterations per fork, alternating forks: own lines 1.01, 1.61, 1.05,
+     * 1.02, 1.33 against ahead 0.97, 1.01, 0.86, 1.00, 1.35): a touch is a load, and a missing load stops retirement
+     * wherever it stands, so the next CTA's misses wait as the CTA's own did, in one batch.
      */
-    static final boolean TOUCH_AHEAD = !"false".equals(System.getProperty("weft.simd.touchAhead"));
+    static final boolean TOUCH_AHEAD = "true".equals(System.getProperty("weft.simd.touchAhead"));
 
     /** The most steps of a loop touched per group and phase. */
     static final int MAX_STEPS = 8;

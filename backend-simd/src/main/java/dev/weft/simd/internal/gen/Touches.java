@@ -183,14 +183,14 @@ final class Touches {
                     boolean store = TOUCH_STORES && x.op == Op.STORE;
                     if ((load || store) && x.in(0).op == Op.PARAM && x.in(0).kind.isArray()
                             && x.in(1).isAffine() && x.in(1).stride == 1 && evaluable(x.in(1), phi, 0)
-                            && accesses.stream().noneMatch(y -> y.in(0) == x.in(0) && y.in(1) == x.in(1))) {
+                            && !listed(accesses, x)) {
                         accesses.add(x);
                     }
                 }
             }
             if (!accesses.isEmpty()) {
                 // In the linear order, so that the touches follow the loop's own order of reads.
-                accesses.sort(java.util.Comparator.comparingInt((Node x) -> x.id));
+                sortById(accesses);
                 return new TouchLoop(l, phi, init, step, thenLeaves, List.copyOf(accesses));
             }
         }
@@ -544,6 +544,32 @@ final class Touches {
                     m.arithmetic.scalarBinary(x.op, Kind.INT);
                 }
             }
+        }
+    }
+
+    /**
+     * Whether {@code accesses} holds one of {@code x}'s array and index. (Loops, not streams or lambdas: this runs
+     * on every barrier kernel's first compile, where each lambda costs class spinning.)
+     */
+    private static boolean listed(List<Node> accesses, Node x) {
+        for (Node y : accesses) {
+            if (y.in(0) == x.in(0) && y.in(1) == x.in(1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Sorts by node id (an insertion sort: the lists are a few accesses long). */
+    private static void sortById(List<Node> nodes) {
+        for (int i = 1; i < nodes.size(); i++) {
+            Node x = nodes.get(i);
+            int j = i - 1;
+            while (j >= 0 && nodes.get(j).id > x.id) {
+                nodes.set(j + 1, nodes.get(j));
+                j--;
+            }
+            nodes.set(j + 1, x);
         }
     }
 }

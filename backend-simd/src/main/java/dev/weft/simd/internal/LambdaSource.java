@@ -25,12 +25,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Where a kernel lambda's code is: its {@link SerializedLambda} (implementation class and method, captured
  * values), the implementation method's bytecode, and the class files of the methods it calls.
  *
- * <p>Implementation notes. The SerializedLambda comes from serializing the kernel into an
- * {@link ObjectOutputStream} that replaces objects: serialization calls the lambda's private
- * {@code writeReplace} with its own privileges, so this works for lambdas in named modules too, and the
- * first replaced object is the SerializedLambda, at which point the stream is abandoned. It costs some 30 µs,
- * so it is done once per kernel class; launches read captured values through the lambda class's fields (see
- * {@link Binder}).
+ * <p>Implementation notes. The SerializedLambda comes from the lambda's private {@code writeReplace}, called
+ * reflectively where the kernel's package is open to Weft (every class on the class path). Elsewhere (a lambda in
+ * a named module) it comes from serializing the kernel into an {@link ObjectOutputStream} that replaces objects:
+ * serialization calls {@code writeReplace} with its own privileges, and the first replaced object is the
+ * SerializedLambda, at which point the stream is abandoned. That costs some 30 µs, and in a fresh JVM some 60
+ * classes of a first compile, hence the direct call. Either is done once per kernel class; launches read captured
+ * values through the lambda class's fields (see {@link Binder}).
  */
 final class LambdaSource implements Parser.ClassSource {
 

@@ -521,12 +521,18 @@ public final class CodeGen {
      */
     private static final ClassFile CLASS_FILE = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
             ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
-                    .orElse(ClassHierarchyResolver.defaultResolver()).cached(new Supplier<Map<ClassDesc, ClassHierarchyResolver.ClassHierarchyInfo>>() {
-                        @Override
-                        public Map<ClassDesc, ClassHierarchyResolver.ClassHierarchyInfo> get() {
-                            return new java.util.concurrent.ConcurrentHashMap<>();
-                        }
-                    })));
+                    .orElse(ClassHierarchyResolver.defaultResolver()).cached(new ResolverCache())));
+
+    /**
+     * The resolver's cache of {@link #CLASS_FILE}. Not {@code ConcurrentHashMap::new}: a method reference spins a class
+     * the first time it runs, in every first compile (see Compiler's implementation notes).
+     */
+    private static final class ResolverCache implements Supplier<Map<ClassDesc, ClassHierarchyResolver.ClassHierarchyInfo>> {
+        @Override
+        public Map<ClassDesc, ClassHierarchyResolver.ClassHierarchyInfo> get() {
+            return new java.util.concurrent.ConcurrentHashMap<>();
+        }
+    }
 
     /**
      * Generates the class.
@@ -584,7 +590,8 @@ public final class CodeGen {
                 constructor(cb, name, params);
             }
         });
-        clb.withMethodBody(FROM_ARRAY, MethodTypeDesc.of(Vec.CTA_PROGRAM, CD_Object.arrayType()), ClassFile.ACC_STATIC, new Consumer<CodeBuilder>() {
+        MethodTypeDesc fromArrayType = MethodTypeDesc.of(Vec.CTA_PROGRAM, CD_Object.arrayType());
+        clb.withMethodBody(FROM_ARRAY, fromArrayType, ClassFile.ACC_STATIC, new Consumer<CodeBuilder>() {
             @Override
             public void accept(CodeBuilder cb) {
                 fromArray(cb, name, params, ptypes);

@@ -79,7 +79,13 @@ public final class Stream {
             prev = tail;
             tail = job.done();
         }
-        prev.whenComplete((ok, failed) -> start(job, failed, wake));
+        // Not a lambda: each lambda spins a class the first time it runs, a cost of a device's first launch.
+        prev.whenComplete(new java.util.function.BiConsumer<Void, Throwable>() {
+            @Override
+            public void accept(Void ok, Throwable failed) {
+                start(job, failed, wake);
+            }
+        });
         return job.done();
     }
 

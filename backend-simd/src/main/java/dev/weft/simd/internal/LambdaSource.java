@@ -9,10 +9,12 @@ import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
+import java.lang.classfile.CodeElement;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.instruction.LocalVariable;
 import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.SerializedLambda;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,12 +25,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Where a kernel lambda's code is: its {@link SerializedLambda} (implementation class and method, captured
  * values), the implementation method's bytecode, and the class files of the methods it calls.
  *
- * <p>Implementation notes. The SerializedLambda comes from serializing the kernel into an
- * {@link ObjectOutputStream} that replaces objects: serialization calls the lambda's private
- * {@code writeReplace} with its own privileges, so this works for lambdas in named modules too, and the
- * first replaced object is the SerializedLambda, at which point the stream is abandoned. It costs some 30 µs,
- * so it is done once per kernel class; launches read captured values through the lambda class's fields (see
- * {@link Binder}).
+ * <p>Implementation notes. The SerializedLambda comes from the lambda's private {@code writeReplace}, called
+ * reflectively where the kernel's package is open to Weft (every class on the class path). Elsewhere (a lambda in
+ * a named module) it comes from serializing the kernel into an {@link ObjectOutputStream} that replaces objects:
+ * serialization calls {@code writeReplace} with its own privileges, and the first replaced object is the
+ * SerializedLambda, at which point the stream is abandoned. That costs some 30 µs, and in a fresh JVM some 60
+ * classes of a first compile, hence the direct call. Either is done once per kernel class; launches read captured
+ * values through the lambda class's fields (see {@link Binder}).
  */
 final class LambdaSource implements Parser.ClassSource {
 
@@ -67,6 +70,25 @@ final class LambdaSource implements Parser.ClassSource {
 
     /** The SerializedLambda of a serializable lambda, or null. */
     static SerializedLambda serializedLambda(Kernel kernel) {
+        Class<?> c = kernel.getClass();
+        if (c.isHidden()) {
+            // The lambda metafactory's classes are hidden and declare writeReplace: call it directly where this
+            // module may (the kernel's package is open to it: every class on the class path), not through
+            // serialization, whose machinery was some 60 classes of a first compile.
+            try {
+                Method writeReplace = c.getDeclaredMethod("writeReplace");
+                if (writeReplace.trySetAccessible() && writeReplace.invoke(kernel) instanceof SerializedLambda s) {
+                    return s;
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // Not a serializable lambda's class, or not open here: serialization below says.
+            }
+        }
+        return serialized(kernel);
+    }
+
+    /** The SerializedLambda of a serializable lambda through serialization, which calls its writeReplace; or null. */
+    private static SerializedLambda serialized(Kernel kernel) {
         final class Grab extends ObjectOutputStream {
             SerializedLambda found;
 
@@ -111,17 +133,19 @@ final class LambdaSource implements Parser.ClassSource {
     /** Names a captured value {@code p<i>} unless the implementation method's local variable table knows better. */
     List<String> capturedNames(MethodModel m) {
         Map<Integer, String> bySlot = new HashMap<>();
-        m.code().ifPresent(code -> code.forEach(e -> {
-            if (e instanceof LocalVariable lv) {
-                bySlot.putIfAbsent(lv.slot(), lv.name().stringValue());
+        if (m.code().isPresent()) {
+            for (CodeElement e : m.code().get()) {
+                if (e instanceof LocalVariable lv) {
+                    bySlot.putIfAbsent(lv.slot(), lv.name().stringValue());
+                }
             }
-        }));
+        }
         List<String> names = new ArrayList<>();
-        String desc = m.methodTypeSymbol().descriptorString();
         int slot = 0;
         int i = 0;
         for (var p : m.methodTypeSymbol().parameterList()) {
-            names.add(bySlot.getOrDefault(slot, "p" + i));
+            String name = bySlot.get(slot);
+            names.add(name != null ? name : "p" + i);
             slot += (p.descriptorString().equals("J") || p.descriptorString().equals("D")) ? 2 : 1;
             i++;
         }

@@ -15,7 +15,6 @@ import dev.weft.simd.internal.gen.C1Exclusion;
 import dev.weft.simd.internal.gen.Profiling;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * The SIMD backend: compiles kernel lambdas to Vector API code, a warp's threads on vector lanes. Found by the
@@ -27,7 +26,30 @@ import java.util.function.Supplier;
  */
 public final class SimdBackend implements KernelBackend {
 
-    private record Key(String method, String descriptor, int warpSize, boolean profiled) {
+    /** Not a record: a record's equals and hashCode link through a bootstrap method on first use, in every first compile. */
+    private static final class Key {
+        private final String method;
+        private final String descriptor;
+        private final int warpSize;
+        private final boolean profiled;
+
+        Key(String method, String descriptor, int warpSize, boolean profiled) {
+            this.method = method;
+            this.descriptor = descriptor;
+            this.warpSize = warpSize;
+            this.profiled = profiled;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.method.equals(method) && k.descriptor.equals(descriptor)
+                    && k.warpSize == warpSize && k.profiled == profiled;
+        }
+
+        @Override
+        public int hashCode() {
+            return ((method.hashCode() * 31 + descriptor.hashCode()) * 31 + warpSize) * 2 + (profiled ? 1 : 0);
+        }
     }
 
     /** A compilation, or the reasons there is none. */
@@ -95,9 +117,7 @@ public final class SimdBackend implements KernelBackend {
         }
         try {
             Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().entry(), o.code().params(), src.loader);
-            Class<?> implOwner = owner;
-            SimdKernel compiled = new SimdKernel(o.code(), binder, kernel.getClass(), src,
-                    () -> profilingBinder(kernel.getClass(), implOwner, src, device.warpSize()));
+            SimdKernel compiled = new SimdKernel(o.code(), binder, kernel.getClass(), owner, src, device.warpSize());
             if (o.code().resumed() != null) {
                 o.code().resumed().whenReady(compiled);
             }
@@ -110,13 +130,30 @@ public final class SimdBackend implements KernelBackend {
     /** The cached compilation of the kernel (or its profiling variant), compiling it on first use. */
     private static Outcome outcome(Class<?> owner, LambdaSource src, int warpSize, boolean profiled) {
         Key key = new Key(src.implMethod, src.implDescriptor, warpSize, profiled);
-        return CACHE.get(owner).computeIfAbsent(key, k -> {
+        // Not a lambda: each lambda spins a class the first time it runs, a cost of every first compile.
+        return CACHE.get(owner).computeIfAbsent(key, new Compile(src, warpSize, profiled));
+    }
+
+    /** Compiles a kernel into its cache entry (see {@link #outcome}). */
+    private static final class Compile implements java.util.function.Function<Key, Outcome> {
+        private final LambdaSource src;
+        private final int warpSize;
+        private final boolean profiled;
+
+        Compile(LambdaSource src, int warpSize, boolean profiled) {
+            this.src = src;
+            this.warpSize = warpSize;
+            this.profiled = profiled;
+        }
+
+        @Override
+        public Outcome apply(Key key) {
             try {
                 return new Outcome(Compiler.compile(src, warpSize, profiled), null);
             } catch (Decline d) {
                 return new Outcome(null, d.reasons());
             }
-        });
+        }
     }
 
     /** Compiles the profiling variant and its binder; throws UnsupportedOperationException saying why not. */
@@ -164,18 +201,21 @@ public final class SimdBackend implements KernelBackend {
         /** The binder of the kernel's class; replaced once by the second tier's (see {@link Compiler.Resumed}). */
         private volatile Binder binder;
         private final Class<?> kernelClass;
+        /** The class of the implementation method, whose cache holds the profiling variant. */
+        private final Class<?> implOwner;
         private final LambdaSource src;
-        private final Supplier<Profiled> profilingVariant;
+        private final int warpSize;
         private volatile Profiled profiled;
         private volatile boolean directiveChecked;
 
-        SimdKernel(Compiler.Code code, Binder binder, Class<?> kernelClass, LambdaSource src, Supplier<Profiled> profilingVariant) {
+        SimdKernel(Compiler.Code code, Binder binder, Class<?> kernelClass, Class<?> implOwner, LambdaSource src, int warpSize) {
             this.report = new CompileReport("simd", true, List.of(), code.listing());
             this.code = code;
             this.binder = binder;
             this.kernelClass = kernelClass;
+            this.implOwner = implOwner;
             this.src = src;
-            this.profilingVariant = profilingVariant;
+            this.warpSize = warpSize;
         }
 
         /** The second tier is defined: launches bind its class from now on (the same parameters, the same results). */
@@ -194,7 +234,7 @@ public final class SimdBackend implements KernelBackend {
         public ProfiledProgram bindProfiled(Kernel kernel) {
             Profiled p = profiled;
             if (p == null) {
-                p = profilingVariant.get();
+                p = profilingBinder(kernelClass, implOwner, src, warpSize);
                 profiled = p;
             }
             C1Exclusion.ensure();

@@ -75,7 +75,13 @@ public final class Engine implements AutoCloseable {
 
     private final ConcurrentLinkedQueue<LaunchJob> queue = new ConcurrentLinkedQueue<>();
     private final Worker[] workers;
-    private final ThreadLocal<Cta> helperCta = ThreadLocal.withInitial(Cta::new);
+    private final ThreadLocal<Cta> helperCta = new ThreadLocal<>() {
+        // Not withInitial(Cta::new), nor a lambda below: each spins a class the first time it runs, on a first launch.
+        @Override
+        protected Cta initialValue() {
+            return new Cta();
+        }
+    };
     /** Idle workers now spinning for work. */
     private final AtomicInteger spinning = new AtomicInteger();
     /** The most idle workers that may spin at once: the helping caller is the last busy thread. */
@@ -145,7 +151,12 @@ public final class Engine implements AutoCloseable {
             // Nothing to claim for a while: the launch's last CTAs run on other SMs, or it is not yet submitted.
             if (!unparkOnDone) {
                 Thread caller = Thread.currentThread();
-                f.whenComplete((ok, failed) -> LockSupport.unpark(caller));
+                f.whenComplete(new java.util.function.BiConsumer<Object, Throwable>() {
+                    @Override
+                    public void accept(Object ok, Throwable failed) {
+                        LockSupport.unpark(caller);
+                    }
+                });
                 unparkOnDone = true;
             }
             // An interrupt does not end the wait (the launch runs on), but would make parkNanos return at once.

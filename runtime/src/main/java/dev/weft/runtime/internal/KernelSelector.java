@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class KernelSelector {
 
-    private static final System.Logger LOG = System.getLogger("dev.weft");
     private static final List<KernelBackend> BACKENDS = loadBackends();
     /** Whether the backends were asked to warm up: once per JVM, by the first device that may compile. */
     private static final AtomicBoolean WARMED = new AtomicBoolean();
@@ -33,14 +32,33 @@ public final class KernelSelector {
         this.choice = choice;
         this.shape = shape;
         if (choice != ExecutorChoice.REFERENCE && WARMED.compareAndSet(false, true)) {
-            BACKENDS.forEach(KernelBackend::warmUp);
+            for (KernelBackend b : BACKENDS) {
+                b.warmUp();
+            }
         }
     }
 
     /** The executor for {@code kernel}'s class, compiling on first use. */
     public CompiledKernel select(Kernel kernel) {
         CompiledKernel k = cache.get(kernel.getClass());
-        return k != null ? k : cache.computeIfAbsent(kernel.getClass(), c -> choose(kernel));
+        return k != null ? k : cache.computeIfAbsent(kernel.getClass(), new Choose(kernel));
+    }
+
+    /**
+     * Chooses for a kernel's class (see {@link #select}). Not a lambda (nor, in choose, a pattern switch): each such
+     * site spins a class the first time it runs, a cost of a device's first launch.
+     */
+    private final class Choose implements java.util.function.Function<Class<?>, CompiledKernel> {
+        private final Kernel kernel;
+
+        Choose(Kernel kernel) {
+            this.kernel = kernel;
+        }
+
+        @Override
+        public CompiledKernel apply(Class<?> c) {
+            return choose(kernel);
+        }
     }
 
     private CompiledKernel choose(Kernel kernel) {
@@ -55,15 +73,14 @@ public final class KernelSelector {
             } catch (RuntimeException | LinkageError e) {
                 c = new Compilation.Declined(List.of(backend.name() + " backend failed: " + e));
             }
-            switch (c) {
-                case Compilation.Compiled compiled -> {
-                    return compiled.kernel();
-                }
-                case Compilation.Declined declined -> reasons.addAll(declined.reasons());
+            if (c instanceof Compilation.Compiled compiled) {
+                return compiled.kernel();
             }
+            reasons.addAll(((Compilation.Declined) c).reasons());
         }
         if (!BACKENDS.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "weft: kernel " + KernelNames.of(kernel)
+            // The logger got here, not at class initialisation: System.getLogger loads some 100 classes.
+            System.getLogger("dev.weft").log(System.Logger.Level.INFO, "weft: kernel " + KernelNames.of(kernel)
                     + " runs on the reference executor: " + String.join("; ", reasons));
         }
         return new ReferenceKernel(kernel, reasons);

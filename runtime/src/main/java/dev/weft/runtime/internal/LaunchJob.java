@@ -25,7 +25,13 @@ public final class LaunchJob implements Cta.CancelSource {
     private static final long DRAINED = Long.MAX_VALUE / 2;
 
     /** How many CTAs the calling thread is inside: a launch from there is a launch from inside a kernel. */
-    private static final ThreadLocal<int[]> IN_CTA = ThreadLocal.withInitial(() -> new int[1]);
+    private static final ThreadLocal<int[]> IN_CTA = new ThreadLocal<>() {
+        // Not withInitial's lambda: a lambda spins a class the first time it runs, a cost of the first launch.
+        @Override
+        protected int[] initialValue() {
+            return new int[1];
+        }
+    };
 
     private final Kernel kernel;
     private final CtaProgram program;

@@ -157,11 +157,12 @@ public final class Cfg {
                     if (!dominates(s, b)) {
                         throw new Decline("irreducible control flow at " + s.site + ": only structured loops are compiled");
                     }
-                    Loop l = loopOfHeader.computeIfAbsent(s, h -> {
-                        Loop nl = new Loop(h);
-                        loops.add(nl);
-                        return nl;
-                    });
+                    Loop l = loopOfHeader.get(s);
+                    if (l == null) {
+                        l = new Loop(s);
+                        loops.add(l);
+                        loopOfHeader.put(s, l);
+                    }
                     if (!l.latches.contains(b)) {
                         l.latches.add(b);
                     }

@@ -129,7 +129,12 @@ public final class MaskPlan {
                     && maskOf.containsKey(d) && run.get(d) != Run.NONE) {
                 maskOf.put(b, maskOf.get(d));
                 run.put(b, Run.REGION);
-                regionJoins.computeIfAbsent(d, k -> new ArrayList<>()).add(b);
+                List<Block> joins = regionJoins.get(d);
+                if (joins == null) {
+                    joins = new ArrayList<>();
+                    regionJoins.put(d, joins);
+                }
+                joins.add(b);
                 return;
             }
         }
@@ -156,7 +161,7 @@ public final class MaskPlan {
 
     /** The kind of the edge {@code from -> to}. */
     public EdgeKind edgeKind(Block from, Block to) {
-        if (from.exit == Block.Exit.GOTO || from.succs.stream().distinct().count() == 1) {
+        if (from.exit == Block.Exit.GOTO || from.distinctSuccessors() == 1) {
             return EdgeKind.UNCONDITIONAL;
         }
         return u.isDivergent(from) ? EdgeKind.DIVERGENT : EdgeKind.UNIFORM;

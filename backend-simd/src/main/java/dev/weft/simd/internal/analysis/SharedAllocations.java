@@ -6,6 +6,7 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -36,7 +37,13 @@ public final class SharedAllocations {
                 }
             }
         }
-        all.sort(Comparator.comparingInt((Node n) -> cfg.rpoIndex.get(n.block)).thenComparingInt(n -> n.block.nodes.indexOf(n)));
+        all.sort(new Comparator<Node>() {
+            @Override
+            public int compare(Node x, Node y) {
+                int c = Integer.compare(cfg.rpoIndex.get(x.block), cfg.rpoIndex.get(y.block));
+                return c != 0 ? c : Integer.compare(x.block.nodes.indexOf(x), y.block.nodes.indexOf(y));
+            }
+        });
         for (int i = 1; i < all.size(); i++) {
             Node a = all.get(i - 1);
             Node b = all.get(i);
@@ -48,7 +55,7 @@ public final class SharedAllocations {
         for (int i = 0; i < all.size(); i++) {
             all.get(i).aux = i;
         }
-        return reasons.stream().distinct().toList();
+        return List.copyOf(new LinkedHashSet<>(reasons));
     }
 
     /** Reasons for allocations whose length differs between the threads of a group under {@code u}. */

@@ -142,7 +142,7 @@ public final class Uniformity {
     }
 
     private static int distinctSuccessors(Block b) {
-        return (int) b.succs.stream().distinct().count();
+        return b.distinctSuccessors();
     }
 
     /** Raises {@code n} to {@code s} (with stride); true if it changed. Shapes only rise. */
@@ -385,6 +385,15 @@ public final class Uniformity {
         };
     }
 
+    private static Set<Block> labelsAt(Map<Block, Set<Block>> labels, Block b) {
+        Set<Block> s = labels.get(b);
+        if (s == null) {
+            s = new HashSet<>();
+            labels.put(b, s);
+        }
+        return s;
+    }
+
     /** Marks the join points of divergent branch {@code b}, and the loops it lets threads leave. */
     private void syncDependence(Block b) {
         Map<Block, Block> label = new IdentityHashMap<>();
@@ -392,7 +401,7 @@ public final class Uniformity {
         int start = cfg.rpoIndex.get(b);
         for (Block s : b.succs) {
             if (cfg.isBackEdge(b, s)) {
-                backLabels.computeIfAbsent(s, k -> new HashSet<>()).add(s);
+                labelsAt(backLabels, s).add(s);
                 continue;
             }
             if (label.containsKey(s)) {
@@ -409,7 +418,7 @@ public final class Uniformity {
             }
             for (Block y : x.succs) {
                 if (cfg.isBackEdge(x, y)) {
-                    backLabels.computeIfAbsent(y, k -> new HashSet<>()).add(lx);
+                    labelsAt(backLabels, y).add(lx);
                     continue;
                 }
                 Block ly = label.get(y);

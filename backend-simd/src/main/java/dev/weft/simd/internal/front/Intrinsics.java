@@ -4,7 +4,9 @@ import dev.weft.simd.internal.ir.Fn;
 import dev.weft.simd.internal.ir.Fn.Lowering;
 import dev.weft.simd.internal.ir.Kind;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,8 +24,11 @@ import java.util.Map;
 public final class Intrinsics {
 
     private static final Map<String, Fn> TABLE = new HashMap<>();
-    /** Float forms of double methods, for the {@code (float) Math.f((double) x)} pattern: key = the double Fn. */
-    private static final Map<Fn, Fn> FLOAT_FORMS = new HashMap<>();
+    /**
+     * Float forms of double methods, for the {@code (float) Math.f((double) x)} pattern: key = the double Fn. By
+     * identity (every Fn comes from these tables): a record's hashCode links through a bootstrap method on first use.
+     */
+    private static final Map<Fn, Fn> FLOAT_FORMS = new IdentityHashMap<>();
 
     private static final String MATH = "java/lang/Math";
     private static final String STRICT = "java/lang/StrictMath";
@@ -182,7 +187,7 @@ public final class Intrinsics {
     }
 
     private static void floatForm(Fn d, Lowering lowering, String op, String helper, int ulps) {
-        List<Kind> ps = d.params().stream().map(k -> Kind.FLOAT).toList();
+        List<Kind> ps = Collections.nCopies(d.params().size(), Kind.FLOAT);
         FLOAT_FORMS.put(d, new Fn(d.owner(), d.name(), d.descriptor(), Kind.FLOAT, ps, lowering, op, helper, true, ulps));
     }
 

@@ -23,6 +23,7 @@ import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.Opcode;
 import java.lang.classfile.TypeKind;
+import java.lang.classfile.attribute.SourceFileAttribute;
 import java.lang.classfile.instruction.ArrayLoadInstruction;
 import java.lang.classfile.instruction.ArrayStoreInstruction;
 import java.lang.classfile.instruction.BranchInstruction;
@@ -60,9 +61,11 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -203,7 +206,17 @@ public final class Parser {
     // ---- SSA construction ------------------------------------------------------------------
 
     private void write(Var v, Block b, Node value) {
-        defs.computeIfAbsent(b, k -> new HashMap<>()).put(v, value);
+        varsOf(defs, b).put(v, value);
+    }
+
+    /** {@code m}'s map for {@code b}, made if missing. */
+    private static Map<Var, Node> varsOf(Map<Block, Map<Var, Node>> m, Block b) {
+        Map<Var, Node> vars = m.get(b);
+        if (vars == null) {
+            vars = new HashMap<>();
+            m.put(b, vars);
+        }
+        return vars;
     }
 
     private Node read(Var v, Block b) {
@@ -221,7 +234,7 @@ public final class Parser {
         Node val;
         if (!sealed.contains(b)) {
             val = newPhi(v, b);
-            incomplete.computeIfAbsent(b, k -> new HashMap<>()).put(v, val);
+            varsOf(incomplete, b).put(v, val);
         } else if (b.preds.isEmpty()) {
             val = undef(kindOfCat(v.cat));
         } else if (b.preds.size() == 1) {
@@ -289,12 +302,14 @@ public final class Parser {
     }
 
     private Node undef(Kind k) {
-        return undefs.computeIfAbsent(k, kk -> {
-            Node n = g.node(Op.UNDEF, kk, Site.UNKNOWN, null);
+        Node n = undefs.get(k);
+        if (n == null) {
+            n = g.node(Op.UNDEF, k, Site.UNKNOWN, null);
             n.block = entry;
             entry.nodes.add(0, n);
-            return n;
-        });
+            undefs.put(k, n);
+        }
+        return n;
     }
 
     /** Removes phis that became trivial, resolves every operand, and drops unused pure nodes. */
@@ -491,8 +506,19 @@ public final class Parser {
                 }
             }
             for (Block b : g.blocks) {
-                changed |= b.phis.removeIf(n -> !used.contains(n));
-                changed |= b.nodes.removeIf(n -> !used.contains(n) && isPure(n) && n.op != Op.PARAM && n.op != Op.UNDEF);
+                for (Iterator<Node> it = b.phis.iterator(); it.hasNext();) {
+                    if (!used.contains(it.next())) {
+                        it.remove();
+                        changed = true;
+                    }
+                }
+                for (Iterator<Node> it = b.nodes.iterator(); it.hasNext();) {
+                    Node n = it.next();
+                    if (!used.contains(n) && isPure(n) && n.op != Op.PARAM && n.op != Op.UNDEF) {
+                        it.remove();
+                        changed = true;
+                    }
+                }
             }
         }
     }
@@ -562,17 +588,16 @@ public final class Parser {
         }
         int line = -1;
         for (CodeElement e : code) {
-            switch (e) {
-                case LabelTarget lt -> f.labels.put(lt.label(), f.insns.size());
-                case LineNumber ln -> line = ln.line();
-                case ExceptionCatch ec -> reasons.add("try/catch in " + methodName(cls, method) + " at "
+            if (e instanceof LabelTarget lt) {
+                f.labels.put(lt.label(), f.insns.size());
+            } else if (e instanceof LineNumber ln) {
+                line = ln.line();
+            } else if (e instanceof ExceptionCatch) {
+                reasons.add("try/catch in " + methodName(cls, method) + " at "
                         + new Site(f.file, line < 0 ? firstLine(method) : line) + ": exception handlers are not compiled");
-                case Instruction i -> {
-                    f.insns.add(i);
-                    f.lines.add(line);
-                }
-                default -> {
-                }
+            } else if (e instanceof Instruction i) {
+                f.insns.add(i);
+                f.lines.add(line);
             }
         }
         // Basic blocks.
@@ -580,25 +605,23 @@ public final class Parser {
         leaders.set(0);
         for (int i = 0; i < f.insns.size(); i++) {
             Instruction ins = f.insns.get(i);
-            switch (ins) {
-                case BranchInstruction br -> {
-                    leaders.set(f.labels.get(br.target()));
-                    leaders.set(i + 1);
+            if (ins instanceof BranchInstruction br) {
+                leaders.set(f.labels.get(br.target()));
+                leaders.set(i + 1);
+            } else if (ins instanceof TableSwitchInstruction ts) {
+                leaders.set(f.labels.get(ts.defaultTarget()));
+                for (SwitchCase c : ts.cases()) {
+                    leaders.set(f.labels.get(c.target()));
                 }
-                case TableSwitchInstruction ts -> {
-                    leaders.set(f.labels.get(ts.defaultTarget()));
-                    ts.cases().forEach(c -> leaders.set(f.labels.get(c.target())));
-                    leaders.set(i + 1);
+                leaders.set(i + 1);
+            } else if (ins instanceof LookupSwitchInstruction ls) {
+                leaders.set(f.labels.get(ls.defaultTarget()));
+                for (SwitchCase c : ls.cases()) {
+                    leaders.set(f.labels.get(c.target()));
                 }
-                case LookupSwitchInstruction ls -> {
-                    leaders.set(f.labels.get(ls.defaultTarget()));
-                    ls.cases().forEach(c -> leaders.set(f.labels.get(c.target())));
-                    leaders.set(i + 1);
-                }
-                case ReturnInstruction r -> leaders.set(i + 1);
-                case ThrowInstruction t -> leaders.set(i + 1);
-                default -> {
-                }
+                leaders.set(i + 1);
+            } else if (ins instanceof ReturnInstruction || ins instanceof ThrowInstruction) {
+                leaders.set(i + 1);
             }
         }
         int n = f.insns.size();
@@ -613,26 +636,23 @@ public final class Parser {
             BB bb = list.get(k);
             bb.end = k + 1 < list.size() ? list.get(k + 1).start : n;
             Instruction last = f.insns.get(bb.end - 1);
-            switch (last) {
-                case BranchInstruction br -> {
-                    bb.succs.add(f.labels.get(br.target()));
-                    if (br.opcode() != Opcode.GOTO && br.opcode() != Opcode.GOTO_W) {
-                        bb.succs.add(bb.end);
-                    }
+            if (last instanceof BranchInstruction br) {
+                bb.succs.add(f.labels.get(br.target()));
+                if (br.opcode() != Opcode.GOTO && br.opcode() != Opcode.GOTO_W) {
+                    bb.succs.add(bb.end);
                 }
-                case TableSwitchInstruction ts -> {
-                    ts.cases().forEach(c -> bb.succs.add(f.labels.get(c.target())));
-                    bb.succs.add(f.labels.get(ts.defaultTarget()));
+            } else if (last instanceof TableSwitchInstruction ts) {
+                for (SwitchCase c : ts.cases()) {
+                    bb.succs.add(f.labels.get(c.target()));
                 }
-                case LookupSwitchInstruction ls -> {
-                    ls.cases().forEach(c -> bb.succs.add(f.labels.get(c.target())));
-                    bb.succs.add(f.labels.get(ls.defaultTarget()));
+                bb.succs.add(f.labels.get(ts.defaultTarget()));
+            } else if (last instanceof LookupSwitchInstruction ls) {
+                for (SwitchCase c : ls.cases()) {
+                    bb.succs.add(f.labels.get(c.target()));
                 }
-                case ReturnInstruction r -> {
-                }
-                case ThrowInstruction t -> {
-                }
-                default -> bb.succs.add(bb.end);
+                bb.succs.add(f.labels.get(ls.defaultTarget()));
+            } else if (!(last instanceof ReturnInstruction) && !(last instanceof ThrowInstruction)) {
+                bb.succs.add(bb.end);
             }
         }
         // Reachability and reverse post-order.
@@ -801,130 +821,130 @@ public final class Parser {
 
         /** Translates one instruction; true when it ended the block. */
         boolean step(Instruction ins, Map<Integer, BB> bbs, BB bb) {
-            switch (ins) {
-                case NopInstruction nop -> {
+            // An instanceof chain, not a pattern switch: each pattern switch spins a class on its first run, a cost
+            // of every first compile in a JVM (see Compiler's implementation notes).
+            if (ins instanceof NopInstruction) {
+                return false;
+            } else if (ins instanceof ConstantInstruction c) {
+                constantInstruction(c);
+            } else if (ins instanceof LoadInstruction l) {
+                char c = cat(l.typeKind());
+                push(read(new Var(f.id, l.slot(), c), cur));
+            } else if (ins instanceof StoreInstruction s) {
+                write(new Var(f.id, s.slot(), cat(s.typeKind())), cur, pop());
+            } else if (ins instanceof IncrementInstruction inc) {
+                Var v = new Var(f.id, inc.slot(), 'I');
+                Node x = read(v, cur);
+                write(v, cur, emit(Op.ADD, Kind.INT, null, x, constant(Kind.INT, inc.constant())));
+            } else if (ins instanceof OperatorInstruction op) {
+                operator(op);
+            } else if (ins instanceof ConvertInstruction cv) {
+                convert(cv);
+            } else if (ins instanceof StackInstruction s) {
+                stackOp(s);
+            } else if (ins instanceof ArrayLoadInstruction al) {
+                Node idx = pop();
+                Node arr = pop();
+                Kind k = elementKind(al.typeKind());
+                if (k == null) {
+                    unsupported(al.typeKind().upperBound().displayName() + "[] element load");
+                    push(undef(Kind.INT));
+                } else {
+                    // The array's kind is checked after SSA construction (validate): a phi of a block not yet
+                    // sealed has none yet.
+                    push(emit(Op.LOAD, k, null, arr, idx));
                 }
-                case ConstantInstruction c -> constantInstruction(c);
-                case LoadInstruction l -> {
-                    char c = cat(l.typeKind());
-                    push(read(new Var(f.id, l.slot(), c), cur));
+            } else if (ins instanceof ArrayStoreInstruction as) {
+                Node val = pop();
+                Node idx = pop();
+                Node arr = pop();
+                Kind k = elementKind(as.typeKind());
+                if (k == null) {
+                    unsupported(as.typeKind().upperBound().displayName() + "[] element store");
+                } else {
+                    emit(Op.STORE, Kind.VOID, null, arr, idx, val);
                 }
-                case StoreInstruction s -> write(new Var(f.id, s.slot(), cat(s.typeKind())), cur, pop());
-                case IncrementInstruction inc -> {
-                    Var v = new Var(f.id, inc.slot(), 'I');
-                    Node x = read(v, cur);
-                    write(v, cur, emit(Op.ADD, Kind.INT, null, x, constant(Kind.INT, inc.constant())));
-                }
-                case OperatorInstruction op -> operator(op);
-                case ConvertInstruction cv -> convert(cv);
-                case StackInstruction s -> stackOp(s);
-                case ArrayLoadInstruction al -> {
-                    Node idx = pop();
-                    Node arr = pop();
-                    Kind k = elementKind(al.typeKind());
-                    if (k == null) {
-                        unsupported(al.typeKind().upperBound().displayName() + "[] element load");
-                        push(undef(Kind.INT));
-                    } else {
-                        // The array's kind is checked after SSA construction (validate): a phi of a block not yet
-                        // sealed has none yet.
-                        push(emit(Op.LOAD, k, null, arr, idx));
-                    }
-                }
-                case ArrayStoreInstruction as -> {
-                    Node val = pop();
-                    Node idx = pop();
-                    Node arr = pop();
-                    Kind k = elementKind(as.typeKind());
-                    if (k == null) {
-                        unsupported(as.typeKind().upperBound().displayName() + "[] element store");
-                    } else {
-                        emit(Op.STORE, Kind.VOID, null, arr, idx, val);
-                    }
-                }
-                case BranchInstruction br -> {
-                    branch(br, bbs, bb);
-                    return true;
-                }
-                case TableSwitchInstruction ts -> {
-                    int[] keys = ts.cases().stream().mapToInt(SwitchCase::caseValue).toArray();
-                    switchOn(keys, bbs, bb);
-                    return true;
-                }
-                case LookupSwitchInstruction ls -> {
-                    int[] keys = ls.cases().stream().mapToInt(SwitchCase::caseValue).toArray();
-                    switchOn(keys, bbs, bb);
-                    return true;
-                }
-                case ReturnInstruction r -> {
-                    ret(r, bb);
-                    return true;
-                }
-                case InvokeInstruction inv -> invoke(inv);
-                case FieldInstruction fi -> field(fi);
-                case ThrowInstruction t -> {
-                    unsupported("throw statement");
-                    cur.exit = Block.Exit.RETURN;
-                    return true;
-                }
-                case InvokeDynamicInstruction indy -> {
-                    unsupported("invokedynamic (" + indy.name().stringValue() + ": string concatenation or lambda creation)");
-                    popArgs(indy.typeSymbol().descriptorString());
-                    pushResult(indy.typeSymbol().returnType().descriptorString());
-                }
-                case NewObjectInstruction no -> {
-                    unsupported("object allocation (new " + no.className().asInternalName().replace('/', '.') + ")");
-                    push(undef(Kind.VOID));
-                }
-                case NewPrimitiveArrayInstruction na -> {
-                    unsupported("array allocation (new " + na.typeKind().upperBound().displayName() + "[])");
-                    pop();
-                    push(undef(Kind.VOID));
-                }
-                case NewReferenceArrayInstruction na -> {
-                    unsupported("array allocation (new " + na.componentType().asInternalName().replace('/', '.') + "[])");
-                    pop();
-                    push(undef(Kind.VOID));
-                }
-                case NewMultiArrayInstruction na -> {
-                    unsupported("array allocation (multianewarray)");
-                    for (int k = 0; k < na.dimensions(); k++) {
-                        pop();
-                    }
-                    push(undef(Kind.VOID));
-                }
-                case MonitorInstruction m -> {
-                    unsupported("synchronized block");
+            } else if (ins instanceof BranchInstruction br) {
+                branch(br, bbs, bb);
+                return true;
+            } else if (ins instanceof TableSwitchInstruction ts) {
+                switchOn(caseValues(ts.cases()), bbs, bb);
+                return true;
+            } else if (ins instanceof LookupSwitchInstruction ls) {
+                switchOn(caseValues(ls.cases()), bbs, bb);
+                return true;
+            } else if (ins instanceof ReturnInstruction r) {
+                ret(r, bb);
+                return true;
+            } else if (ins instanceof InvokeInstruction inv) {
+                invoke(inv);
+            } else if (ins instanceof FieldInstruction fi) {
+                field(fi);
+            } else if (ins instanceof ThrowInstruction) {
+                unsupported("throw statement");
+                cur.exit = Block.Exit.RETURN;
+                return true;
+            } else if (ins instanceof InvokeDynamicInstruction indy) {
+                unsupported("invokedynamic (" + indy.name().stringValue() + ": string concatenation or lambda creation)");
+                popArgs(indy.typeSymbol().descriptorString());
+                pushResult(indy.typeSymbol().returnType().descriptorString());
+            } else if (ins instanceof NewObjectInstruction no) {
+                unsupported("object allocation (new " + no.className().asInternalName().replace('/', '.') + ")");
+                push(undef(Kind.VOID));
+            } else if (ins instanceof NewPrimitiveArrayInstruction na) {
+                unsupported("array allocation (new " + na.typeKind().upperBound().displayName() + "[])");
+                pop();
+                push(undef(Kind.VOID));
+            } else if (ins instanceof NewReferenceArrayInstruction na) {
+                unsupported("array allocation (new " + na.componentType().asInternalName().replace('/', '.') + "[])");
+                pop();
+                push(undef(Kind.VOID));
+            } else if (ins instanceof NewMultiArrayInstruction na) {
+                unsupported("array allocation (multianewarray)");
+                for (int k = 0; k < na.dimensions(); k++) {
                     pop();
                 }
-                case TypeCheckInstruction tc -> {
-                    unsupported((tc.opcode() == Opcode.CHECKCAST ? "cast to " : "instanceof ")
-                            + tc.type().asInternalName().replace('/', '.'));
-                    if (tc.opcode() == Opcode.INSTANCEOF) {
-                        pop();
-                        push(undef(Kind.INT));
-                    }
+                push(undef(Kind.VOID));
+            } else if (ins instanceof MonitorInstruction) {
+                unsupported("synchronized block");
+                pop();
+            } else if (ins instanceof TypeCheckInstruction tc) {
+                unsupported((tc.opcode() == Opcode.CHECKCAST ? "cast to " : "instanceof ")
+                        + tc.type().asInternalName().replace('/', '.'));
+                if (tc.opcode() == Opcode.INSTANCEOF) {
+                    pop();
+                    push(undef(Kind.INT));
                 }
-                default -> unsupported("bytecode " + ins.opcode().name().toLowerCase());
+            } else {
+                unsupported("bytecode " + ins.opcode().name().toLowerCase());
             }
             return false;
         }
 
+        private static int[] caseValues(List<SwitchCase> cases) {
+            int[] keys = new int[cases.size()];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = cases.get(i).caseValue();
+            }
+            return keys;
+        }
+
         private void constantInstruction(ConstantInstruction c) {
             Object v = c.constantValue();
-            switch (v) {
-                case Integer i -> push(constant(Kind.INT, i));
-                case Long l -> push(constant(Kind.LONG, l));
-                case Float x -> push(constant(Kind.FLOAT, x));
-                case Double d -> push(constant(Kind.DOUBLE, d));
-                case null -> {
-                    unsupported("null constant");
-                    push(undef(Kind.VOID));
-                }
-                default -> {
-                    unsupported("constant of type " + v.getClass().getSimpleName() + " (" + v + ")");
-                    push(undef(Kind.VOID));
-                }
+            if (v instanceof Integer i) {
+                push(constant(Kind.INT, i));
+            } else if (v instanceof Long l) {
+                push(constant(Kind.LONG, l));
+            } else if (v instanceof Float x) {
+                push(constant(Kind.FLOAT, x));
+            } else if (v instanceof Double d) {
+                push(constant(Kind.DOUBLE, d));
+            } else if (v == null) {
+                unsupported("null constant");
+                push(undef(Kind.VOID));
+            } else {
+                unsupported("constant of type " + v.getClass().getSimpleName() + " (" + v + ")");
+                push(undef(Kind.VOID));
             }
         }
 
@@ -977,14 +997,26 @@ public final class Parser {
             // (float) f((double) x) with a float form of f: compute in float.
             if (c == Conv.D2F && x.op == Op.CALL && x.block == cur && cur.nodes.get(cur.nodes.size() - 1) == x) {
                 Fn ff = Intrinsics.floatForm((Fn) x.aux);
-                if (ff != null && x.in.stream().allMatch(a -> a.op == Op.CONV && a.aux == Conv.F2D)) {
-                    List<Node> fargs = x.in.stream().map(a -> a.in(0)).toList();
+                if (ff != null && allFloatsWidened(x.in)) {
+                    Node[] fargs = new Node[x.in.size()];
+                    for (int i = 0; i < fargs.length; i++) {
+                        fargs[i] = x.in(i).in(0);
+                    }
                     cur.nodes.remove(x);
-                    push(emit(Op.CALL, Kind.FLOAT, ff, fargs.toArray(Node[]::new)));
+                    push(emit(Op.CALL, Kind.FLOAT, ff, fargs));
                     return;
                 }
             }
             push(emit(Op.CONV, c.to, c, x));
+        }
+
+        private static boolean allFloatsWidened(List<Node> args) {
+            for (Node a : args) {
+                if (a.op != Op.CONV || a.aux != Conv.F2D) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private void stackOp(StackInstruction s) {
@@ -1350,7 +1382,11 @@ public final class Parser {
         private Barrier barrier() {
             String key = f.cls.thisClass().asInternalName() + "." + f.method.methodName().stringValue()
                     + f.method.methodType().stringValue() + "#" + index;
-            int siteNumber = barrierSites.computeIfAbsent(key, k -> barrierSites.size() + 1);
+            Integer siteNumber = barrierSites.get(key);
+            if (siteNumber == null) {
+                siteNumber = barrierSites.size() + 1;
+                barrierSites.put(key, siteNumber);
+            }
             String owner = f.cls.thisClass().asInternalName();
             String simple = owner.substring(owner.lastIndexOf('/') + 1);
             simple = simple.substring(simple.lastIndexOf('$') + 1);
@@ -1521,13 +1557,19 @@ public final class Parser {
     }
 
     static String sourceFile(ClassModel cls) {
-        return cls.findAttribute(Attributes.sourceFile()).map(a -> a.sourceFile().stringValue())
-                .orElse(cls.thisClass().asInternalName().replace('/', '.'));
+        Optional<SourceFileAttribute> a = cls.findAttribute(Attributes.sourceFile());
+        return a.isPresent() ? a.get().sourceFile().stringValue() : cls.thisClass().asInternalName().replace('/', '.');
     }
 
     private static int firstLine(MethodModel m) {
-        return m.code().flatMap(c -> c.elementStream().filter(e -> e instanceof LineNumber).map(e -> ((LineNumber) e).line()).findFirst())
-                .orElse(-1);
+        if (m.code().isPresent()) {
+            for (CodeElement e : m.code().get()) {
+                if (e instanceof LineNumber ln) {
+                    return ln.line();
+                }
+            }
+        }
+        return -1;
     }
 
     private static String methodName(ClassModel cls, MethodModel m) {
@@ -1536,13 +1578,19 @@ public final class Parser {
     }
 
     /** Points every operand, phi input and branch condition at what it resolves to after phis were removed. */
+    private static void resolveAll(List<Node> in) {
+        for (int i = 0; i < in.size(); i++) {
+            in.set(i, in.get(i).resolve());
+        }
+    }
+
     private static void resolveOperands(Graph g) {
         for (Block b : g.blocks) {
             for (Node n : b.phis) {
-                n.in.replaceAll(Node::resolve);
+                resolveAll(n.in);
             }
             for (Node n : b.nodes) {
-                n.in.replaceAll(Node::resolve);
+                resolveAll(n.in);
             }
             if (b.cond != null) {
                 b.cond = b.cond.resolve();

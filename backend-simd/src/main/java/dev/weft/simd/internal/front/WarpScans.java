@@ -139,7 +139,7 @@ public final class WarpScans {
         Block skipEdge = body;
         if (skip != join) {
             if (skip.preds.size() != 1 || skip.exit != Block.Exit.GOTO || skip.succs.size() != 1 || skip.succs.get(0) != join
-                    || !skip.phis.isEmpty() || !skip.nodes.stream().allMatch(WarpScans::isPure)) {
+                    || !skip.phis.isEmpty() || !allPure(skip.nodes)) {
                 return false;
             }
             skipEdge = skip;
@@ -211,7 +211,11 @@ public final class WarpScans {
         g.removeBlocks(loop);
         for (Block b : g.blocks) {
             for (Node n : uses(b)) {
-                n.in.replaceAll(o -> o.resolve() == v ? scan : o);
+                for (int i = 0; i < n.in.size(); i++) {
+                    if (n.in(i).resolve() == v) {
+                        n.in.set(i, scan);
+                    }
+                }
             }
             if (b.cond != null && b.cond.resolve() == v) {
                 b.cond = scan;
@@ -258,5 +262,14 @@ public final class WarpScans {
     /** A node the fold may drop with the loop: no effect, no fault. */
     private static boolean isPure(Node n) {
         return n.op == Op.CONST || n.op == Op.SREG;
+    }
+
+    private static boolean allPure(List<Node> nodes) {
+        for (Node n : nodes) {
+            if (!isPure(n)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -578,14 +578,17 @@ final class Arithmetic {
 
     /** 0: one value per register (uniform or per register); 1: contiguous in each register (stride 1); else -1. */
     private static int registerForm(Storage s) {
-        return switch (s) {
-            case Storage.Scalar sc -> 0;
-            case Storage.Const c -> 0;
-            case Storage.PerRegister pr -> 0;
-            case Storage.Affine af -> af.stride() == 1 ? 1 : -1;
-            case Storage.RegisterAffine ra -> ra.stride() == 1 ? 1 : -1;
-            default -> -1;
-        };
+        // an instanceof chain, not a pattern switch (see MethodGen#release)
+        if (s instanceof Storage.Scalar || s instanceof Storage.Const || s instanceof Storage.PerRegister) {
+            return 0;
+        }
+        if (s instanceof Storage.Affine af) {
+            return af.stride() == 1 ? 1 : -1;
+        }
+        if (s instanceof Storage.RegisterAffine ra) {
+            return ra.stride() == 1 ? 1 : -1;
+        }
+        return -1;
     }
 
     private void nanTest(Kind k, Node a, int r) {
@@ -637,7 +640,10 @@ final class Arithmetic {
                 String h = fn.helper();
                 int dot = h.lastIndexOf('.');
                 ClassDesc owner = ClassDesc.ofInternalName(h.substring(0, dot));
-                ClassDesc[] ps = x.in.stream().map(a -> Vec.vector(a.kind)).toArray(ClassDesc[]::new);
+                ClassDesc[] ps = new ClassDesc[x.in.size()];
+                for (int i = 0; i < ps.length; i++) {
+                    ps[i] = Vec.vector(x.in(i).kind);
+                }
                 for (int r = 0; r < method.regs(k); r++) {
                     for (Node a : x.in) {
                         method.vector(a, r, method.cur);
@@ -662,7 +668,8 @@ final class Arithmetic {
         for (int i = 0; i < x.in.size(); i++) {
             Node a = x.in(i);
             Kind k = a.kind;
-            int slotNo = used.merge(k, 1, Integer::sum) - 1;
+            int slotNo = used.getOrDefault(k, 0);
+            used.put(k, slotNo + 1);
             offset[i] = slotNo * n;
             method.storeRegisters(a, k, method.scratch.get(k), offset[i]);
         }

@@ -127,14 +127,7 @@ final class AtomicOps {
         }
         if (unrolled) {
             for (int j = 0; j < n; j++) {
-                int lane = j;
-                update(x, false, () -> cb.loadConstant(lane), () -> {
-                    cb.aload(idxRegs[lane / method.l32]);
-                    cb.loadConstant(lane % method.l32);
-                    cb.invokevirtual(Vec.INT_VECTOR, "lane", mt(CD_int, CD_int));
-                }, i -> {
-                    throw new IllegalStateException("varying operand in an unrolled atomic");
-                });
+                update(x, false, j, idxRegs, null);
             }
             return;
         }
@@ -151,25 +144,7 @@ final class AtomicOps {
         cb.iload(j);
         cb.loadConstant(n);
         cb.if_icmpge(end);
-        if (source == null) {
-            update(x, used, () -> cb.iload(j));
-        } else {
-            Node at = source.in(1);
-            int s = scratch.get(x.kind);
-            update(x, used, () -> cb.iload(j), () -> {
-                method.scalar(source.in(0));
-                method.base(at, method.cur);
-                cb.iload(j);
-                cb.iadd();
-                cb.iaload();
-            }, i -> {
-                cb.aload(s);
-                cb.iload(j);
-                cb.loadConstant((i - 1) * n);
-                cb.iadd();
-                cb.arrayLoad(Vec.typeKind(x.kind));
-            });
-        }
+        update(x, used, j, null, source);
         cb.iinc(j, 1);
         cb.goto_(loop);
         cb.labelBinding(end);
@@ -255,7 +230,7 @@ final class AtomicOps {
         cb.lload(left);
         cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
         cb.istore(j);
-        update(x, used, () -> cb.iload(j));
+        update(x, used, j, null, null);
         cb.lload(left);
         cb.lload(left);
         cb.lconst_1();
@@ -279,32 +254,17 @@ final class AtomicOps {
     }
 
     /**
-     * One thread's update, lane {@code lane} pushed by the runnable: the {@code Atomics} method (or its
-     * {@link SharedAtomics} twin for a CTA's shared array), its old value stored to the scratch array when
-     * read. An add on a shared array whose old value nobody reads is a plain {@code a[i] += v} in place: one
-     * load and one store, independent of whether C2 still inlines small calls in a large kernel method.
+     * One thread's update: the {@code Atomics} method (or its {@link SharedAtomics} twin for a CTA's shared array),
+     * its old value stored to the scratch array when read. An add on a shared array whose old value nobody reads is
+     * a plain {@code a[i] += v} in place: one load and one store, independent of whether C2 still inlines small
+     * calls in a large kernel method.
+     *
+     * <p>Unrolled ({@code idxRegs} not null), the thread is lane {@code lane}, a constant, and its index that lane of
+     * the index registers (its operands are uniform); else its lane is in local {@code lane}, its varying operands
+     * in the scratch arrays, and its index there too or, with {@code source} ({@link #contiguousSource}), read
+     * again from the element that load read for it.
      */
-    private void update(Node x, boolean used, Runnable lane) {
-        int map = scratch.get(Kind.INT);
-        int s = scratch.get(x.kind);
-        update(x, used, lane, () -> {
-            cb.aload(map);
-            lane.run();
-            cb.iaload();
-        }, i -> {
-            cb.aload(s);
-            lane.run();
-            cb.loadConstant((i - 1) * n);
-            cb.iadd();
-            cb.arrayLoad(Vec.typeKind(x.kind));
-        });
-    }
-
-    /**
-     * One thread's update as above, its index pushed by {@code index} and its varying operand {@code i} by
-     * {@code operand} (lane {@code lane}'s value either way).
-     */
-    private void update(Node x, boolean used, Runnable lane, Runnable index, java.util.function.IntConsumer operand) {
+    private void update(Node x, boolean used, int lane, int[] idxRegs, Node source) {
         Node arr = x.in(0);
         Kind k = x.kind;
         Atomic a = (Atomic) x.aux;
@@ -313,12 +273,26 @@ final class AtomicOps {
         boolean inPlace = !used && arr.op == Op.SHARED && a.name().equals("add");
         if (used) {
             cb.aload(s);
-            lane.run();
+            pushLane(lane, idxRegs);
             cb.loadConstant(3 * n);
             cb.iadd();
         }
         method.scalar(arr);
-        index.run();
+        if (idxRegs != null) {
+            cb.aload(idxRegs[lane / method.l32]);
+            cb.loadConstant(lane % method.l32);
+            cb.invokevirtual(Vec.INT_VECTOR, "lane", mt(CD_int, CD_int));
+        } else if (source != null) {
+            method.scalar(source.in(0));
+            method.base(source.in(1), method.cur);
+            cb.iload(lane);
+            cb.iadd();
+            cb.iaload();
+        } else {
+            cb.aload(scratch.get(Kind.INT));
+            cb.iload(lane);
+            cb.iaload();
+        }
         if (inPlace) {
             cb.dup2();
             cb.arrayLoad(tk);
@@ -328,7 +302,14 @@ final class AtomicOps {
                 method.scalar(x.in(i));
                 continue;
             }
-            operand.accept(i);
+            if (idxRegs != null) {
+                throw new IllegalStateException("varying operand in an unrolled atomic");
+            }
+            cb.aload(s);
+            cb.iload(lane);
+            cb.loadConstant((i - 1) * n);
+            cb.iadd();
+            cb.arrayLoad(tk);
         }
         if (inPlace) {
             switch (tk) {
@@ -350,6 +331,15 @@ final class AtomicOps {
             cb.pop2();
         } else {
             cb.pop();
+        }
+    }
+
+    /** Pushes the lane of {@link #update}: the constant where unrolled, else the local's value. */
+    private void pushLane(int lane, int[] idxRegs) {
+        if (idxRegs != null) {
+            cb.loadConstant(lane);
+        } else {
+            cb.iload(lane);
         }
     }
 

@@ -22,6 +22,7 @@ import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,15 +80,16 @@ final class Barriers {
         cb.astore(method.lanesArraySlot);
         cb.iconst_0();
         cb.istore(method.groupIndexSlot);
-        hoistedShared().forEach((slot, x) -> {
+        for (Map.Entry<Integer, Node> e : hoistedShared().entrySet()) {
             // Made by every group in the first phase: this returns that array (see SharedMemory#find).
+            Node x = e.getValue();
             cb.aload(method.ctaSlot);
             cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
             cb.loadConstant((Integer) x.aux);
             ctaUniformValue(x.in(0));
             cb.invokevirtual(Vec.SHARED_MEMORY, MemoryOps.sharedMethod(x.kind), mt(Vec.scalar(x.kind), CD_int, CD_int));
-            cb.astore(slot);
-        });
+            cb.astore(e.getKey());
+        }
     }
 
     /**
@@ -207,7 +209,7 @@ final class Barriers {
             cb.loadConstant(resumeAt);
             cb.if_icmpne(method.nextGroup);
             restoreKept(barrierBlocks.getFirst());
-            cb.goto_(method.yieldResume.computeIfAbsent(h, x -> cb.newLabel()));
+            cb.goto_(method.yieldResumeLabel(h));
             return;
         }
         if (resumeAt > 0) {
@@ -316,10 +318,10 @@ final class Barriers {
             cases.add(SwitchCase.of(CodeGen.barrierOf(b).id(), restore));
             ends.add(SwitchCase.of(CodeGen.barrierOf(b).id(), endLabel.get(b)));
         }
-        method.yieldIds.forEach((h, k) -> {
-            cases.add(SwitchCase.of(Phases.YIELD + k, restore));
-            ends.add(SwitchCase.of(Phases.YIELD + k, method.yieldResume.computeIfAbsent(h, x -> cb.newLabel())));
-        });
+        for (Map.Entry<Block, Integer> e : method.yieldIds.entrySet()) {
+            cases.add(SwitchCase.of(Phases.YIELD + e.getValue(), restore));
+            ends.add(SwitchCase.of(Phases.YIELD + e.getValue(), method.yieldResumeLabel(e.getKey())));
+        }
         cb.lookupswitch(fresh, cases);
         cb.labelBinding(restore);
         restoreKept(first);
@@ -430,7 +432,13 @@ final class Barriers {
     }
 
     private Label[] keptSetLabels(Block b) {
-        return keptSetLabels.computeIfAbsent(method.spillPlan.keptKey(b), k -> new Label[] {cb.newLabel(), cb.newLabel()});
+        List<Long> key = method.spillPlan.keptKey(b);
+        Label[] labels = keptSetLabels.get(key);
+        if (labels == null) {
+            labels = new Label[] {cb.newLabel(), cb.newLabel()};
+            keptSetLabels.put(key, labels);
+        }
+        return labels;
     }
 
     /**
@@ -548,7 +556,11 @@ final class Barriers {
         if (unchanged == null) {
             unchanged = method.spillPlan.unchangedSinceRestore();
         }
-        keptHere.removeIf(k -> unchanged.contains(SpillPlan.spillKey(k)));
+        for (Iterator<int[]> it = keptHere.iterator(); it.hasNext();) {
+            if (unchanged.contains(SpillPlan.spillKey(it.next()))) {
+                it.remove();
+            }
+        }
         for (int i = 0; i < keptHere.size(); i++) {
             int[] k = keptHere.get(i);
             if (k.length > 2) {

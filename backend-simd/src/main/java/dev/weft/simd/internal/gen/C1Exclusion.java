@@ -50,12 +50,28 @@ public final class C1Exclusion {
 
     /** The directive's installation; started by {@link #start} or {@link #ensure}, once per JVM. */
     private static final class Installation {
-        static final java.util.concurrent.CompletableFuture<Boolean> INSTALLED =
-                java.util.concurrent.CompletableFuture.supplyAsync(C1Exclusion::install, task -> {
-                    Thread t = new Thread(task, "weft-jit-directive");
-                    t.setDaemon(true);
-                    t.start();
-                });
+        static final java.util.concurrent.CompletableFuture<Boolean> INSTALLED = begin();
+
+        /**
+         * Installs on a thread of its own. Not {@code supplyAsync} with a lambda and a method reference: each spins a
+         * class on the device's creation thread, a cost of the first launch.
+         */
+        private static java.util.concurrent.CompletableFuture<Boolean> begin() {
+            java.util.concurrent.CompletableFuture<Boolean> installed = new java.util.concurrent.CompletableFuture<>();
+            Thread t = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    try {
+                        installed.complete(install());
+                    } catch (Throwable e) {
+                        installed.completeExceptionally(e);
+                    }
+                }
+            }, "weft-jit-directive");
+            t.setDaemon(true);
+            t.start();
+            return installed;
+        }
     }
 
     /** Whether the installation was started (the holder class initialised). */

@@ -33,12 +33,15 @@ import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Generates the hidden class that runs a kernel's CTAs: for each group of threads (a warp of 32 threads, or as
@@ -299,6 +302,8 @@ public final class CodeGen {
     private final Map<String, Integer> methodSizes = new LinkedHashMap<>();
     /** See {@link #withoutIdleSkips}. */
     boolean skipIdleGroups = SKIP_IDLE_GROUPS;
+    /** See {@link #withoutTouches}. */
+    boolean touches = Touches.TOUCH_PASS;
     /**
      * Whether kernels without barriers run a grid row of CTAs per call (runCtaRow); {@code -Dweft.simd.ctaRows=false}
      * turns it off, to measure what it buys.
@@ -346,8 +351,21 @@ public final class CodeGen {
                 barrierBlocks.add(b);
             }
         }
-        barrierBlocks.sort((x, y) -> Integer.compare(barrierOf(x).id(), barrierOf(y).id()));
+        barrierBlocks.sort(BY_BARRIER_ID);
     }
+
+    /*
+     * Here and below, named and anonymous classes where lambdas would do: each lambda (and method reference) spins
+     * a class the first time it runs, a cost of every first compile in a JVM (see Compiler's implementation notes).
+     */
+
+    /** Barrier blocks in the order of their barriers' ids. */
+    private static final Comparator<Block> BY_BARRIER_ID = new Comparator<>() {
+        @Override
+        public int compare(Block x, Block y) {
+            return Integer.compare(barrierOf(x).id(), barrierOf(y).id());
+        }
+    };
 
     static Barrier barrierOf(Block b) {
         return (Barrier) b.nodes.getLast().aux;
@@ -473,6 +491,17 @@ public final class CodeGen {
         return this;
     }
 
+    /** Resume-point methods without their phases' touch passes ({@link Touches}): when those make them too large. */
+    public CodeGen withoutTouches() {
+        this.touches = false;
+        return this;
+    }
+
+    /** Whether resume-point methods have their phases' touch passes (where a phase has a loop that gets one). */
+    public boolean touches() {
+        return touches;
+    }
+
     /** Whether resume-point methods pass over idle groups. */
     public boolean skipsIdleGroups() {
         return skipIdleGroups;
@@ -503,7 +532,18 @@ public final class CodeGen {
      */
     private static final ClassFile CLASS_FILE = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
             ClassHierarchyResolver.ofClassLoading(CodeGen.class.getClassLoader())
-                    .orElse(ClassHierarchyResolver.defaultResolver()).cached(java.util.concurrent.ConcurrentHashMap::new)));
+                    .orElse(ClassHierarchyResolver.defaultResolver()).cached(new ResolverCache())));
+
+    /**
+     * The resolver's cache of {@link #CLASS_FILE}. Not {@code ConcurrentHashMap::new}: a method reference spins a class
+     * the first time it runs, in every first compile (see Compiler's implementation notes).
+     */
+    private static final class ResolverCache implements Supplier<Map<ClassDesc, ClassHierarchyResolver.ClassHierarchyInfo>> {
+        @Override
+        public Map<ClassDesc, ClassHierarchyResolver.ClassHierarchyInfo> get() {
+            return new java.util.concurrent.ConcurrentHashMap<>();
+        }
+    }
 
     /**
      * Generates the class.
@@ -515,7 +555,10 @@ public final class CodeGen {
     public byte[] generate(ClassDesc name, List<Variant> variants) {
         List<Param> params = g.params;
         ClassFile cf = CLASS_FILE;
-        ClassDesc[] ptypes = params.stream().map(p -> Vec.scalar(p.kind())).toArray(ClassDesc[]::new);
+        ClassDesc[] ptypes = new ClassDesc[params.size()];
+        for (int i = 0; i < ptypes.length; i++) {
+            ptypes[i] = Vec.scalar(params.get(i).kind());
+        }
         ClassDesc[] vtypes = new ClassDesc[ptypes.length + (phased() ? 6 : 5)];
         System.arraycopy(ptypes, 0, vtypes, 0, ptypes.length);
         vtypes[ptypes.length] = Vec.CTA;
@@ -536,40 +579,97 @@ public final class CodeGen {
         for (Variant v : variants) {
             maxYields = Math.max(maxYields, interleavedHeaders(v).size());
         }
-        return cf.build(name, clb -> {
-            clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
-            clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
-            for (Param p : params) {
-                clb.withField("p" + p.index(), Vec.scalar(p.kind()), ClassFile.ACC_PRIVATE | ClassFile.ACC_FINAL);
-            }
-            clb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, ptypes), ClassFile.ACC_PUBLIC, cb -> {
-                cb.aload(0);
-                cb.invokespecial(CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
-                int slot = 1;
-                for (Param p : params) {
-                    cb.aload(0);
-                    cb.loadLocal(Vec.typeKind(p.kind()), slot);
-                    cb.putfield(name, "p" + p.index(), Vec.scalar(p.kind()));
-                    slot += Vec.typeKind(p.kind()).slotSize();
-                }
-                cb.return_();
-            });
-            clb.withMethodBody(FROM_ARRAY, MethodTypeDesc.of(Vec.CTA_PROGRAM, CD_Object.arrayType()), ClassFile.ACC_STATIC,
-                    cb -> fromArray(cb, name, params, ptypes));
-            clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> runCta(cb, name, variants, variantType));
-            if (!phased() && profiling == null && CTA_ROWS) {
-                clb.withMethodBody("runCtaRow", mt(CD_void, Vec.CTA, CD_int), ClassFile.ACC_PUBLIC,
-                        cb -> ctaRow(cb, name, variants, variantType));
-            }
-            for (Variant v : variants) {
-                v.u().apply();
-                clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
-                    MethodGen mg = new MethodGen(this, cb, v, -1);
-                    mg.emit();
-                });
-                resumeMethods(clb, v);
+        return cf.build(name, new Consumer<ClassBuilder>() {
+            @Override
+            public void accept(ClassBuilder clb) {
+                classBody(clb, name, variants, ptypes);
             }
         });
+    }
+
+    /** The class {@link #generate} makes: fields, constructor, factory, entry points and the variants' methods. */
+    private void classBody(ClassBuilder clb, ClassDesc name, List<Variant> variants, ClassDesc[] ptypes) {
+        List<Param> params = g.params;
+        clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
+        clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
+        for (Param p : params) {
+            clb.withField("p" + p.index(), Vec.scalar(p.kind()), ClassFile.ACC_PRIVATE | ClassFile.ACC_FINAL);
+        }
+        clb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, ptypes), ClassFile.ACC_PUBLIC, new Consumer<CodeBuilder>() {
+            @Override
+            public void accept(CodeBuilder cb) {
+                constructor(cb, name, params);
+            }
+        });
+        MethodTypeDesc fromArrayType = MethodTypeDesc.of(Vec.CTA_PROGRAM, CD_Object.arrayType());
+        clb.withMethodBody(FROM_ARRAY, fromArrayType, ClassFile.ACC_STATIC, new Consumer<CodeBuilder>() {
+            @Override
+            public void accept(CodeBuilder cb) {
+                fromArray(cb, name, params, ptypes);
+            }
+        });
+        clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, new RunCta(name, variants, variantType));
+        if (!phased() && profiling == null && CTA_ROWS) {
+            clb.withMethodBody("runCtaRow", mt(CD_void, Vec.CTA, CD_int), ClassFile.ACC_PUBLIC, new Consumer<CodeBuilder>() {
+                @Override
+                public void accept(CodeBuilder cb) {
+                    ctaRow(cb, name, variants, variantType);
+                }
+            });
+        }
+        for (Variant v : variants) {
+            v.u().apply();
+            clb.withMethodBody(v.method(), variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, new VariantBody(v, -1));
+            resumeMethods(clb, v);
+        }
+    }
+
+    /** The constructor: each parameter into its field. */
+    private static void constructor(CodeBuilder cb, ClassDesc name, List<Param> params) {
+        cb.aload(0);
+        cb.invokespecial(CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void);
+        int slot = 1;
+        for (Param p : params) {
+            cb.aload(0);
+            cb.loadLocal(Vec.typeKind(p.kind()), slot);
+            cb.putfield(name, "p" + p.index(), Vec.scalar(p.kind()));
+            slot += Vec.typeKind(p.kind()).slotSize();
+        }
+        cb.return_();
+    }
+
+    /** The body of {@code runCta} ({@link #runCta}). */
+    private final class RunCta implements Consumer<CodeBuilder> {
+        private final ClassDesc name;
+        private final List<Variant> variants;
+        private final MethodTypeDesc type;
+
+        RunCta(ClassDesc name, List<Variant> variants, MethodTypeDesc type) {
+            this.name = name;
+            this.variants = variants;
+            this.type = type;
+        }
+
+        @Override
+        public void accept(CodeBuilder cb) {
+            runCta(cb, name, variants, type);
+        }
+    }
+
+    /** The body of a variant's method, or with {@code resumeAt >= 0} of its method per that resume point. */
+    private final class VariantBody implements Consumer<CodeBuilder> {
+        private final Variant v;
+        private final int resumeAt;
+
+        VariantBody(Variant v, int resumeAt) {
+            this.v = v;
+            this.resumeAt = resumeAt;
+        }
+
+        @Override
+        public void accept(CodeBuilder cb) {
+            new MethodGen(CodeGen.this, cb, v, resumeAt).emit();
+        }
     }
 
     /**
@@ -600,7 +700,7 @@ public final class CodeGen {
             ClassModel cm = CLASS_FILE.parse(generalOnly);
             ClassTransform t = ClassTransform.dropping(e -> e instanceof MethodModel m && m.methodName().equalsString("runCta"))
                     .andThen(ClassTransform.endHandler(clb -> {
-                        clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, cb -> runCta(cb, name, variants, type));
+                        clb.withMethodBody("runCta", mt(CD_void, Vec.CTA), ClassFile.ACC_PUBLIC, new RunCta(name, variants, type));
                         for (Variant v : variants) {
                             resumeMethods(clb, v);
                         }
@@ -618,10 +718,7 @@ public final class CodeGen {
             // The second tier's background compile gives way to a user's compile between methods.
             dev.weft.simd.internal.Background.yieldToForeground();
             v.u().apply();
-            clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, cb -> {
-                MethodGen mg = new MethodGen(this, cb, v, r);
-                mg.emit();
-            });
+            clb.withMethodBody(v.method() + "$" + r, variantType, ClassFile.ACC_STATIC | ClassFile.ACC_PRIVATE, new VariantBody(v, r));
         }
     }
 
@@ -908,7 +1005,12 @@ public final class CodeGen {
         }
         v.u().apply();
         List<Map.Entry<Cfg.Loop, StrideLoops.StrideLoop>> loops = new ArrayList<>(new StrideLoops(g, cfg, v.u(), v.plan()).loops.entrySet());
-        loops.sort(java.util.Comparator.comparingInt(e -> cfg.position.get(e.getKey().header)));
+        loops.sort(new Comparator<Map.Entry<Cfg.Loop, StrideLoops.StrideLoop>>() {
+            @Override
+            public int compare(Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> x, Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> y) {
+                return Integer.compare(cfg.position.get(x.getKey().header), cfg.position.get(y.getKey().header));
+            }
+        });
         Map<Node, Integer> uses = g.useCounts();
         List<Block> headers = new ArrayList<>();
         for (Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> e : loops) {

@@ -65,7 +65,12 @@ final class Faults {
 
     /** The label of the current block's handler for a uniform fault; the handler is emitted at block end. */
     Label handler(Shared kind) {
-        return method.handlers.computeIfAbsent(kind, k -> cb.newLabel());
+        Label l = method.handlers.get(kind);
+        if (l == null) {
+            l = cb.newLabel();
+            method.handlers.put(kind, l);
+        }
+        return l;
     }
 
     /**
@@ -75,16 +80,17 @@ final class Faults {
     void emitHandlers() {
         for (Map.Entry<Shared, Label> e : method.handlers.entrySet()) {
             cb.labelBinding(e.getValue());
+            Label none = uniformFaultStart();
             switch (e.getKey()) {
-                case NULL_ARRAY -> uniformFault(() -> pushNpe("Cannot access an array element or length because the array is null"));
-                case OUT_OF_BOUNDS -> uniformFault(() -> {
+                case NULL_ARRAY -> pushNpe("Cannot access an array element or length because the array is null");
+                case OUT_OF_BOUNDS -> {
                     cb.iload(method.faultIndexSlot);
                     cb.iload(method.faultLengthSlot);
                     cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
-                });
-                case DIVIDE_BY_ZERO -> uniformFault(() -> cb.invokestatic(Vec.LANES, "divideByZero",
-                        mt(ClassDesc.of("java.lang.ArithmeticException"))));
+                }
+                case DIVIDE_BY_ZERO -> cb.invokestatic(Vec.LANES, "divideByZero", mt(ClassDesc.of("java.lang.ArithmeticException")));
             }
+            uniformFaultEnd(none);
             cb.goto_(method.endLabel.get(method.cur));
         }
         method.handlers.clear();
@@ -100,7 +106,13 @@ final class Faults {
         cb.goto_(handler(Shared.OUT_OF_BOUNDS));
     }
 
-    void uniformFault(Runnable cause) {
+    /**
+     * A fault of every active thread, its cause pushed between this and {@link #uniformFaultEnd} (not a callback: a
+     * lambda spins a class on its first run, a cost of every first compile in a JVM; see Compiler's implementation
+     * notes): records the first active thread with that cause and leaves the block. Returns the label that
+     * {@code uniformFaultEnd} binds, where the code goes when no thread is active.
+     */
+    Label uniformFaultStart() {
         Label none = cb.newLabel();
         method.curBits();
         cb.dup2();
@@ -111,7 +123,11 @@ final class Faults {
         cb.lload(method.bitsSlot);
         cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
         cb.istore(method.kSlot);
-        cause.run();
+        return none;
+    }
+
+    /** Ends what {@link #uniformFaultStart} began, the cause pushed. */
+    void uniformFaultEnd(Label none) {
         cb.astore(method.faultCauseSlot);
         kill(false);
         // Every thread running this block faulted: nothing of it is left to run.

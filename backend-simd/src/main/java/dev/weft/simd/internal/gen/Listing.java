@@ -22,7 +22,6 @@ import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Warp;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The teaching view: what one warp's code became, block by block. Uniform values ({@code u}) are scalars
@@ -62,10 +61,19 @@ public final class Listing {
         l.stridePaths = stridePaths;
         l.out.append(header).append('\n');
         l.out.append("parameters (uniform, read once per launch): ");
-        l.out.append(g.params.stream().map(p -> "u" + paramNode(g, p) + " " + p.kind().text() + " " + p.name())
-                .collect(Collectors.joining(", ")));
+        // Loops, not streams: a stream's lambdas spin classes on their first run, a cost of every first compile.
+        for (int i = 0; i < g.params.size(); i++) {
+            Param p = g.params.get(i);
+            l.out.append(i > 0 ? ", " : "").append('u').append(paramNode(g, p)).append(' ').append(p.kind().text())
+                    .append(' ').append(p.name());
+        }
         l.out.append('\n');
-        boolean barriers = g.blocks.stream().anyMatch(b -> b.nodes.stream().anyMatch(n -> n.op == Op.BARRIER));
+        boolean barriers = false;
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                barriers |= n.op == Op.BARRIER;
+            }
+        }
         if (barriers) {
             l.out.append("barriers: the CTA runs in phases. In a phase every group runs, in turn, until it reaches a barrier"
                     + " or returns; at a barrier it keeps its live values and masks in per-CTA storage and stops. When every"
@@ -123,6 +131,20 @@ public final class Listing {
         return barriers && CodeGen.INTERLEAVE && StrideLoops.interleavable(sl, loop, g, g.useCounts());
     }
 
+    /** The loop as its phase's touch pass sees it (kernels with barriers, the pass on), or null. */
+    private Touches.TouchLoop touchLoop(Cfg.Loop loop) {
+        if (!Touches.TOUCH_PASS) {
+            return null;
+        }
+        java.util.Set<Block> barrierBlocks = CodeGen.identitySet();
+        for (Block b : g.blocks) {
+            if (!b.nodes.isEmpty() && b.nodes.getLast().op == Op.BARRIER) {
+                barrierBlocks.add(b);
+            }
+        }
+        return barrierBlocks.isEmpty() ? null : Touches.of(loop, barrierBlocks);
+    }
+
     private void variant(Variant v) {
         v.u().apply();
         registerAnalysis = v.perRegister();
@@ -157,6 +179,10 @@ public final class Listing {
                                     + " (-Dweft.simd.roundRobin=false: pauses only)";
                         }
                     }
+                }
+                Touches.TouchLoop touch = touchLoop(loop);
+                if (touch != null) {
+                    kind += "; " + Touches.describe(touch);
                 }
                 out.append("  ").append("  ".repeat(depth - 1)).append("loop ").append(b).append(" (").append(kind).append(")\n");
             }
@@ -230,6 +256,15 @@ public final class Listing {
         };
     }
 
+    /** The names of {@code in}, separated by commas. */
+    private String names(List<Node> in, Block use, Uniformity u) {
+        StringBuilder sb = new StringBuilder();
+        for (Node a : in) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(name(a, use, u));
+        }
+        return sb.toString();
+    }
+
     private String name(Node n, Block use, Uniformity u) {
         if (n.op == Op.CONST) {
             return String.valueOf(n.aux) + suffix(n.kind);
@@ -272,9 +307,9 @@ public final class Listing {
             case LOAD -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "]";
             case STORE -> name(n.in(0), b, u) + "[" + name(n.in(1), b, u) + "] = " + name(n.in(2), b, u);
             case LENGTH -> name(n.in(0), b, u) + ".length";
-            case WARP -> ((Warp) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
-            case ATOMIC -> ((Atomic) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
-            case CALL -> ((Fn) n.aux).display() + "(" + n.in.stream().map(a -> name(a, b, u)).collect(Collectors.joining(", ")) + ")";
+            case WARP -> ((Warp) n.aux).display() + "(" + names(n.in, b, u) + ")";
+            case ATOMIC -> ((Atomic) n.aux).display() + "(" + names(n.in, b, u) + ")";
+            case CALL -> ((Fn) n.aux).display() + "(" + names(n.in, b, u) + ")";
             case SHARED -> "shared" + switch (n.kind) {
                 case INT_ARRAY -> "Ints";
                 case LONG_ARRAY -> "Longs";

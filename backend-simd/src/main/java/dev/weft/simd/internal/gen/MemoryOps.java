@@ -71,7 +71,9 @@ final class MemoryOps {
         cb.labelBinding(handler);
         int cause = method.temp(TypeKind.REFERENCE);
         cb.astore(cause);
-        method.faults.uniformFault(() -> cb.aload(cause));
+        Label none = method.faults.uniformFaultStart();
+        cb.aload(cause);
+        method.faults.uniformFaultEnd(none);
         // (No active thread: not reached; the array is not there for the rest of the block to use.)
         cb.goto_(method.endLabel.get(method.cur));
         cb.labelBinding(done);

@@ -35,6 +35,7 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -220,6 +221,16 @@ final class MethodGen {
     /** Per interleaved loop header: where a paused group resumes (its fast path's entry). */
     final Map<Block, Label> yieldResume = new IdentityHashMap<>();
 
+    /** The label of {@link #yieldResume} for header {@code h}, made on first use. */
+    Label yieldResumeLabel(Block h) {
+        Label l = yieldResume.get(h);
+        if (l == null) {
+            l = cb.newLabel();
+            yieldResume.put(h, l);
+        }
+        return l;
+    }
+
     /**
      * In the method of an interleaved loop's pause that runs the loop round-robin ({@link StrideLoopCode#roundRobinLoop}): the
      * local set once the round-robin has run in this phase (the first paused group runs it for all); else -1.
@@ -288,10 +299,15 @@ final class MethodGen {
 
     /** A local for the current node or terminator only, released after it. */
     int temp(TypeKind t) {
-        ArrayDeque<Integer> pool = free.get(t);
-        int s = pool != null && !pool.isEmpty() ? pool.pop() : local(t);
+        int s = pooledLocal(t);
         heldTemps.add(new int[] {s, t.ordinal()});
         return s;
+    }
+
+    /** A local of type {@code t} from the pool, or a new one. */
+    private int pooledLocal(TypeKind t) {
+        ArrayDeque<Integer> pool = free.get(t);
+        return pool != null && !pool.isEmpty() ? pool.pop() : local(t);
     }
 
     private int[] tempMasks(int count) {
@@ -304,44 +320,46 @@ final class MethodGen {
 
     void releaseTemps() {
         for (int[] h : heldTemps) {
-            free.computeIfAbsent(TypeKind.values()[h[1]], k -> new ArrayDeque<>()).push(h[0]);
+            freeSlot(h[0], TypeKind.values()[h[1]]);
         }
         heldTemps.clear();
     }
 
     /** Gives the block-local value's locals back to the pool. */
     private void release(Node x) {
+        // instanceof chains, here and below, not pattern switches: each pattern switch spins a class on its first run,
+        // a cost of every first compile in a JVM (see Compiler's implementation notes).
         Storage st = storage.get(x);
-        switch (st) {
-            case Storage.Scalar sc -> freeSlot(sc.slot(), Vec.typeKind(sc.kind()));
-            case Storage.Affine a -> freeSlot(((Storage.Scalar) a.base()).slot(), TypeKind.INT);
-            case Storage.PerRegister pr -> {
-                for (int sl : pr.slots()) {
-                    freeSlot(sl, Vec.typeKind(pr.kind()));
-                }
+        if (st instanceof Storage.Scalar sc) {
+            freeSlot(sc.slot(), Vec.typeKind(sc.kind()));
+        } else if (st instanceof Storage.Affine a) {
+            freeSlot(((Storage.Scalar) a.base()).slot(), TypeKind.INT);
+        } else if (st instanceof Storage.PerRegister pr) {
+            for (int sl : pr.slots()) {
+                freeSlot(sl, Vec.typeKind(pr.kind()));
             }
-            case Storage.RegisterAffine ra -> {
-                for (int sl : ra.slots()) {
-                    freeSlot(sl, TypeKind.INT);
-                }
+        } else if (st instanceof Storage.RegisterAffine ra) {
+            for (int sl : ra.slots()) {
+                freeSlot(sl, TypeKind.INT);
             }
-            case Storage.Vectors vs -> {
-                for (int sl : vs.slots()) {
-                    freeSlot(sl, TypeKind.REFERENCE);
-                }
+        } else if (st instanceof Storage.Vectors vs) {
+            for (int sl : vs.slots()) {
+                freeSlot(sl, TypeKind.REFERENCE);
             }
-            case Storage.Masks ms -> {
-                for (int sl : ms.slots()) {
-                    freeSlot(sl, TypeKind.REFERENCE);
-                }
-            }
-            case null, default -> {
+        } else if (st instanceof Storage.Masks ms) {
+            for (int sl : ms.slots()) {
+                freeSlot(sl, TypeKind.REFERENCE);
             }
         }
     }
 
     private void freeSlot(int slot, TypeKind t) {
-        free.computeIfAbsent(t, k -> new ArrayDeque<>()).push(slot);
+        ArrayDeque<Integer> pool = free.get(t);
+        if (pool == null) {
+            pool = new ArrayDeque<>();
+            free.put(t, pool);
+        }
+        pool.push(slot);
     }
 
     /** Allocates the locals of a block-local value from the pool. */
@@ -352,26 +370,22 @@ final class MethodGen {
         if (t == null) {
             return null;
         }
-        java.util.function.IntSupplier one = () -> {
-            ArrayDeque<Integer> pool = free.get(t);
-            return pool != null && !pool.isEmpty() ? pool.pop() : local(t);
-        };
         if (inRegister != null) {
             int[] sl = new int[regs32];
             for (int i = 0; i < regs32; i++) {
-                sl[i] = one.getAsInt();
+                sl[i] = pooledLocal(t);
             }
             return inRegister == Shape.AFFINE ? new Storage.RegisterAffine(sl, v.perRegister().resultStride(x))
                     : new Storage.PerRegister(sl, x.kind);
         }
         return switch (x.shape) {
-            case UNIFORM -> new Storage.Scalar(one.getAsInt(), x.kind);
-            case AFFINE -> new Storage.Affine(new Storage.Scalar(one.getAsInt(), Kind.INT), x.stride);
+            case UNIFORM -> new Storage.Scalar(pooledLocal(t), x.kind);
+            case AFFINE -> new Storage.Affine(new Storage.Scalar(pooledLocal(t), Kind.INT), x.stride);
             case VARYING -> {
                 int count = x.kind == Kind.BOOL ? regs(x.in(0).kind) : regs(x.kind);
                 int[] sl = new int[count];
                 for (int i = 0; i < count; i++) {
-                    sl[i] = one.getAsInt();
+                    sl[i] = pooledLocal(t);
                 }
                 yield x.kind == Kind.BOOL ? new Storage.Masks(sl, x.in(0).kind) : new Storage.Vectors(sl, x.kind);
             }
@@ -560,7 +574,26 @@ final class MethodGen {
 
     /** How many of the kept items are vectors (their spill entries have more than slot and class). */
     static int vectors(List<int[]> kept) {
-        return (int) kept.stream().filter(k -> k.length > 2).count();
+        int n = 0;
+        for (int[] k : kept) {
+            if (k.length > 2) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * {@code m}'s list for {@code key}, made if missing: computeIfAbsent without its lambda (each lambda spins a class
+     * the first time it runs, a cost of every first compile in a JVM; see Compiler's implementation notes).
+     */
+    static <K, V> List<V> listAt(Map<K, List<V>> m, K key) {
+        List<V> list = m.get(key);
+        if (list == null) {
+            list = new ArrayList<>();
+            m.put(key, list);
+        }
+        return list;
     }
 
     /**
@@ -722,11 +755,11 @@ final class MethodGen {
         if (v.perRegister() == null) {
             return;
         }
-        RegisterRows.values(cfg, u, v.perRegister(), n <= warpSize).forEach((x, s) -> {
-            if (x.op != Op.SREG) {
-                perRegister.put(x, s);
+        for (Map.Entry<Node, Shape> e : RegisterRows.values(cfg, u, v.perRegister(), n <= warpSize).entrySet()) {
+            if (e.getKey().op != Op.SREG) {
+                perRegister.put(e.getKey(), e.getValue());
             }
-        });
+        }
     }
 
     /** {@link CodeGen.Layout#REGISTER_ROWS}: {@link #registerRows}, register 0's being {@link #rowSlots}. */
@@ -866,6 +899,9 @@ final class MethodGen {
         }
         if (gen.phased()) {
             barriers.phasePrologue();
+            if (gen.touches && resumeAt >= 0 && resumeAt < Phases.YIELD && gen.profiling == null) {
+                Touches.emit(this, Touches.ofPhase(g, cfg, barrierBlocks, resumeAt));
+            }
             nextGroup = cb.newLabel();
             for (StrideLoops.StrideLoop sl : strideLoops.values()) {
                 if (strideLoopCode.roundRobin(sl)) {
@@ -1109,7 +1145,7 @@ final class MethodGen {
         }
         Map<Kind, List<int[]>> byKind = new EnumMap<>(Kind.class);
         for (int i = 0; i < vectorInits.size(); i++) {
-            byKind.computeIfAbsent(vectorInitKinds.get(i), k -> new ArrayList<>()).add(vectorInits.get(i));
+            listAt(byKind, vectorInitKinds.get(i)).add(vectorInits.get(i));
         }
         for (Map.Entry<Kind, List<int[]>> e : byKind.entrySet()) {
             Kind k = e.getKey();
@@ -1138,7 +1174,7 @@ final class MethodGen {
         for (EnumMap<Kind, int[]> m : derived.values()) {
             for (Map.Entry<Kind, int[]> d : m.entrySet()) {
                 for (int s : d.getValue()) {
-                    derivedByKind.computeIfAbsent(d.getKey(), k -> new ArrayList<>()).add(s);
+                    listAt(derivedByKind, d.getKey()).add(s);
                 }
             }
         }
@@ -1422,17 +1458,30 @@ final class MethodGen {
      */
     private boolean runsWhenEmpty(Block b) {
         if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || gen.profiling != null || keptAt.containsKey(b)
-                || plan.regionJoins.containsKey(b) || !b.nodes.stream().allMatch(x -> HARMLESS.contains(x.op))) {
+                || plan.regionJoins.containsKey(b)) {
             return false;
+        }
+        // A block of constants only leaves alone a phi read beyond its block (a loop's phi: scan's warp totals):
+        // there the unconditional blend's result was the value C2 boxed, and scan allocated 7% more.
+        boolean constants = true;
+        for (Node x : b.nodes) {
+            if (!HARMLESS.contains(x.op)) {
+                return false;
+            }
+            constants &= x.op == Op.CONST;
         }
         Block s = b.succs.get(0);
         Run sr = plan.run.get(s);
-        // A block of constants only leaves alone a phi read beyond its block (a loop's phi: scan's warp totals):
-        // there the unconditional blend's result was the value C2 boxed, and scan allocated 7% more.
-        boolean constants = b.nodes.stream().allMatch(x -> x.op == Op.CONST);
         // A uniform or affine phi takes the copy whole: an empty block must not make it.
-        return (sr == Run.MASK || sr == Run.REGION) && cfg.loopOfHeader.get(s) == null && !s.phis.isEmpty()
-                && s.phis.stream().allMatch(p -> p.shape == Shape.VARYING && !(constants && readElsewhere(p)));
+        if (!(sr == Run.MASK || sr == Run.REGION) || cfg.loopOfHeader.get(s) != null || s.phis.isEmpty()) {
+            return false;
+        }
+        for (Node p : s.phis) {
+            if (p.shape != Shape.VARYING || constants && readElsewhere(p)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -1460,7 +1509,9 @@ final class MethodGen {
         for (int i = 0; i <= b.nodes.size(); i++) {
             dying.add(new ArrayList<>());
         }
-        last.forEach((x, i) -> dying.get(i).add(x));
+        for (Map.Entry<Node, Integer> e : last.entrySet()) {
+            dying.get(e.getValue()).add(e.getKey());
+        }
         // Lane types masked by node i and those after it (suffix unions, one pass).
         List<EnumSet<Kind>> suffix = new ArrayList<>();
         EnumSet<Kind> acc = EnumSet.noneOf(Kind.class);
@@ -1499,6 +1550,14 @@ final class MethodGen {
         }
     }
 
+    /** Loops, innermost first. Not a lambda (see {@link #listAt}). */
+    private static final Comparator<Cfg.Loop> DEEPEST_FIRST = new Comparator<>() {
+        @Override
+        public int compare(Cfg.Loop x, Cfg.Loop y) {
+            return Integer.compare(y.depth, x.depth);
+        }
+    };
+
     /** After the last block of loops: the jumps back to their headers, innermost first. */
     private void loopEnds(Block b) {
         List<Cfg.Loop> ending = new ArrayList<>();
@@ -1507,7 +1566,7 @@ final class MethodGen {
                 ending.add(l);
             }
         }
-        ending.sort((x, y) -> Integer.compare(y.depth, x.depth));
+        ending.sort(DEEPEST_FIRST);
         for (Cfg.Loop l : ending) {
             Block h = l.header;
             if (plan.run.get(h) == Run.MASK) {
@@ -1727,11 +1786,14 @@ final class MethodGen {
 
     void scalar(Node x) {
         Storage st = storage.get(x);
-        switch (st) {
-            case Storage.Scalar s -> cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
-            case Storage.Const c -> constant(c.value(), c.kind());
-            case Storage.PerRegister p when reg >= 0 -> cb.loadLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
-            default -> throw new IllegalStateException("not a scalar: " + x + " " + st);
+        if (st instanceof Storage.Scalar s) {
+            cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
+        } else if (st instanceof Storage.Const c) {
+            constant(c.value(), c.kind());
+        } else if (st instanceof Storage.PerRegister p && reg >= 0) {
+            cb.loadLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
+        } else {
+            throw new IllegalStateException("not a scalar: " + x + " " + st);
         }
     }
 
@@ -1748,27 +1810,31 @@ final class MethodGen {
     /** Pushes the base of an affine value (or the value of a uniform one). */
     void base(Node x, Block use) {
         Storage st = at(x, use);
-        switch (st) {
-            case Storage.Affine a when reg > 0 -> {
+        if (st instanceof Storage.Affine a) {
+            pushStorageScalar(a.base());
+            if (reg > 0) {
                 // the group's base seen from register reg
-                pushStorageScalar(a.base());
                 cb.loadConstant(reg * l32 * a.stride());
                 cb.iadd();
             }
-            case Storage.Affine a -> pushStorageScalar(a.base());
-            case Storage.PerRegister p when reg >= 0 -> cb.loadLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
-            case Storage.RegisterAffine ra when reg >= 0 -> cb.iload(ra.slots()[reg]);
-            case Storage.Scalar s -> cb.loadLocal(Vec.typeKind(s.kind()), s.slot());
-            case Storage.Const c -> constant(c.value(), c.kind());
-            default -> throw new IllegalStateException("no base: " + x);
+        } else if (st instanceof Storage.Scalar || st instanceof Storage.Const) {
+            pushStorageScalar(st);
+        } else if (st instanceof Storage.PerRegister p && reg >= 0) {
+            cb.loadLocal(Vec.typeKind(p.kind()), p.slots()[reg]);
+        } else if (st instanceof Storage.RegisterAffine ra && reg >= 0) {
+            cb.iload(ra.slots()[reg]);
+        } else {
+            throw new IllegalStateException("no base: " + x);
         }
     }
 
     void pushStorageScalar(Storage s) {
-        switch (s) {
-            case Storage.Scalar sc -> cb.loadLocal(Vec.typeKind(sc.kind()), sc.slot());
-            case Storage.Const c -> constant(c.value(), c.kind());
-            default -> throw new IllegalStateException(s.toString());
+        if (s instanceof Storage.Scalar sc) {
+            cb.loadLocal(Vec.typeKind(sc.kind()), sc.slot());
+        } else if (s instanceof Storage.Const c) {
+            constant(c.value(), c.kind());
+        } else {
+            throw new IllegalStateException(String.valueOf(s));
         }
     }
 
@@ -1776,43 +1842,41 @@ final class MethodGen {
     void vector(Node x, int r, Block use) {
         Storage st = at(x, use);
         Kind k = x.kind;
-        switch (st) {
-            case Storage.Vectors vs -> cb.aload(vs.slots()[r]);
-            case Storage.Scalar s -> {
-                Vec.loadSpecies(cb, k);
-                cb.loadLocal(Vec.typeKind(k), s.slot());
-                cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+        if (st instanceof Storage.Vectors vs) {
+            cb.aload(vs.slots()[r]);
+        } else if (st instanceof Storage.Scalar s) {
+            Vec.loadSpecies(cb, k);
+            cb.loadLocal(Vec.typeKind(k), s.slot());
+            cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+        } else if (st instanceof Storage.Const c) {
+            Vec.loadSpecies(cb, k);
+            constant(c.value(), k);
+            cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+        } else if (st instanceof Storage.Affine a) {
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            pushStorageScalar(a.base());
+            if (r != 0) {
+                cb.loadConstant(r * l32 * a.stride());
+                cb.iadd();
             }
-            case Storage.Const c -> {
-                Vec.loadSpecies(cb, k);
-                constant(c.value(), k);
-                cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
-            }
-            case Storage.Affine a -> {
-                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                pushStorageScalar(a.base());
-                if (r != 0) {
-                    cb.loadConstant(r * l32 * a.stride());
-                    cb.iadd();
-                }
-                cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
-                cb.loadConstant(a.stride());
-                cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
-            }
-            case Storage.PerRegister p -> {
-                // 32-bit kinds only (perRegisterValues): register r of x is 32-bit register r
-                Vec.loadSpecies(cb, k);
-                cb.loadLocal(Vec.typeKind(k), p.slots()[r]);
-                cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
-            }
-            case Storage.RegisterAffine ra -> {
-                cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
-                cb.iload(ra.slots()[r]);
-                cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
-                cb.loadConstant(ra.stride());
-                cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
-            }
-            case Storage.Masks m -> throw new IllegalStateException("mask used as a vector: " + x);
+            cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
+            cb.loadConstant(a.stride());
+            cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
+        } else if (st instanceof Storage.PerRegister p) {
+            // 32-bit kinds only (RegisterRows): register r of x is 32-bit register r
+            Vec.loadSpecies(cb, k);
+            cb.loadLocal(Vec.typeKind(k), p.slots()[r]);
+            cb.invokestatic(Vec.vector(k), "broadcast", mt(Vec.vector(k), Vec.SPECIES, Vec.scalar(k)));
+        } else if (st instanceof Storage.RegisterAffine ra) {
+            cb.getstatic(Vec.LANES, "IS", Vec.SPECIES);
+            cb.iload(ra.slots()[r]);
+            cb.invokestatic(Vec.INT_VECTOR, "broadcast", mt(Vec.INT_VECTOR, Vec.SPECIES, CD_int));
+            cb.loadConstant(ra.stride());
+            cb.invokevirtual(Vec.INT_VECTOR, "addIndex", mt(Vec.INT_VECTOR, CD_int));
+        } else if (st instanceof Storage.Masks) {
+            throw new IllegalStateException("mask used as a vector: " + x);
+        } else {
+            throw new IllegalStateException("no storage: " + x);
         }
     }
 
@@ -2239,7 +2303,9 @@ final class MethodGen {
             Label done = cb.newLabel();
             Map<Block, Label> arms = new LinkedHashMap<>();
             for (Block t : targets) {
-                arms.computeIfAbsent(t, k -> cb.newLabel());
+                if (!arms.containsKey(t)) {
+                    arms.put(t, cb.newLabel());
+                }
             }
             List<SwitchCase> cases = new ArrayList<>();
             for (int i = 0; i < keys.length; i++) {

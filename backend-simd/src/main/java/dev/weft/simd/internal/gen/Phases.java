@@ -30,7 +30,13 @@ import java.util.Map;
  */
 public final class Phases {
 
-    private static final ThreadLocal<Phases> PER_SM = ThreadLocal.withInitial(Phases::new);
+    /** Not {@code ThreadLocal.withInitial(Phases::new)}: a method reference spins a class on its first run. */
+    private static final ThreadLocal<Phases> PER_SM = new ThreadLocal<>() {
+        @Override
+        protected Phases initialValue() {
+            return new Phases();
+        }
+    };
 
     /**
      * Per group: 0 to start or returned; {@code id > 0}: stopped at barrier node {@code id} with all its threads;
@@ -38,6 +44,11 @@ public final class Phases {
      * {@link #interleaved}); {@link #WAIT}: not to run in this phase.
      */
     public int[] stop = new int[32];
+    /**
+     * The or of the values a phase's touch pass read ({@code Touches}): written so that the JIT keeps the reads,
+     * never read.
+     */
+    public int touched;
     /** Per group that stopped with some threads: those threads, lane i at bit i. */
     public long[] lanes = new long[32];
     /** Per group, a row of spilled values of each storage class. */

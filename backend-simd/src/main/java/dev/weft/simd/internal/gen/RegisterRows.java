@@ -66,7 +66,10 @@ final class RegisterRows {
                             && perRegister.resultShape(x.in(1), b) == Shape.UNIFORM;
                     default -> false;
                 };
-                if (op && x.in.stream().allMatch(in -> operand(m, u, in, b, lanesOfWarp))) {
+                for (int i = 0; op && i < x.in.size(); i++) {
+                    op = operand(m, u, x.in(i), b, lanesOfWarp);
+                }
+                if (op) {
                     m.put(x, s);
                 }
             }

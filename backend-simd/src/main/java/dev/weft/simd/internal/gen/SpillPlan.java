@@ -10,9 +10,11 @@ import dev.weft.simd.internal.ir.Op;
 import java.lang.classfile.TypeKind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +78,7 @@ final class SpillPlan {
         Map<Block, List<Block>> maskUsers = new IdentityHashMap<>();
         for (Block b : cfg.order) {
             for (Block m : method.killSets.get(b)) {
-                maskUsers.computeIfAbsent(m, k -> new ArrayList<>()).add(b);
+                MethodGen.listAt(maskUsers, m).add(b);
             }
         }
         for (Block x : cfg.order) {
@@ -104,11 +106,11 @@ final class SpillPlan {
             if (r == Run.FLAG || r == Run.REGION) {
                 if (r == Run.REGION) {
                     // Set when the region's dominator starts.
-                    method.plan.regionJoins.forEach((d, joins) -> {
-                        if (joins.contains(x)) {
-                            touching.add(d);
+                    for (Map.Entry<Block, List<Block>> e : method.plan.regionJoins.entrySet()) {
+                        if (e.getValue().contains(x)) {
+                            touching.add(e.getKey());
                         }
-                    });
+                    }
                 }
                 stateItems.add(new StateItem(List.<int[]>of(new int[] {MethodGen.SPILL_INT, method.flagSlot.get(x)}), range(touching)));
             }
@@ -118,31 +120,22 @@ final class SpillPlan {
         }
         // Accesses per value, as positions in the linear order.
         Map<Node, int[]> range = new IdentityHashMap<>();
-        java.util.function.BiConsumer<Node, Block> touch = (x, b) -> {
-            Integer p = cfg.position.get(b);
-            if (p == null) {
-                return;
-            }
-            int[] r = range.computeIfAbsent(x, k -> new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE});
-            r[0] = Math.min(r[0], p);
-            r[1] = Math.max(r[1], p);
-        };
         for (Block b : method.g.blocks) {
             for (Node x : b.phis) {
-                touch.accept(x, b);
+                touch(range, x, b);
                 for (int i = 0; i < x.in.size(); i++) {
-                    touch.accept(x, b.preds.get(i));
-                    touch.accept(x.in(i), b.preds.get(i));
+                    touch(range, x, b.preds.get(i));
+                    touch(range, x.in(i), b.preds.get(i));
                 }
             }
             for (Node x : b.nodes) {
-                touch.accept(x, b);
+                touch(range, x, b);
                 for (Node o : x.in) {
-                    touch.accept(o, b);
+                    touch(range, o, b);
                 }
             }
             if (b.cond != null) {
-                touch.accept(b.cond, b);
+                touch(range, b.cond, b);
             }
         }
         for (int[] r : range.values()) {
@@ -177,36 +170,31 @@ final class SpillPlan {
                     continue;
                 }
                 int before = kept.size();
-                switch (storage.get(x)) {
-                    case Storage.Scalar sc -> {
-                        kept.add(new int[] {spillClass(Vec.typeKind(sc.kind())), sc.slot()});
-                        if (sc.kind().isArray()) {
-                            method.refTypes.put(sc.slot(), Vec.scalar(sc.kind()));
-                        }
+                // An instanceof chain, not a pattern switch (see MethodGen#release).
+                Storage st = storage.get(x);
+                if (st instanceof Storage.Scalar sc) {
+                    kept.add(new int[] {spillClass(Vec.typeKind(sc.kind())), sc.slot()});
+                    if (sc.kind().isArray()) {
+                        method.refTypes.put(sc.slot(), Vec.scalar(sc.kind()));
                     }
-                    case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> kept.add(new int[] {MethodGen.SPILL_INT, sc.slot()});
-                    case Storage.PerRegister pr -> {
-                        for (int sl : pr.slots()) {
-                            kept.add(new int[] {spillClass(Vec.typeKind(pr.kind())), sl});
-                        }
+                } else if (st instanceof Storage.Affine a && a.base() instanceof Storage.Scalar sc) {
+                    kept.add(new int[] {MethodGen.SPILL_INT, sc.slot()});
+                } else if (st instanceof Storage.PerRegister pr) {
+                    for (int sl : pr.slots()) {
+                        kept.add(new int[] {spillClass(Vec.typeKind(pr.kind())), sl});
                     }
-                    case Storage.RegisterAffine ra -> {
-                        for (int sl : ra.slots()) {
-                            kept.add(new int[] {MethodGen.SPILL_INT, sl});
-                        }
+                } else if (st instanceof Storage.RegisterAffine ra) {
+                    for (int sl : ra.slots()) {
+                        kept.add(new int[] {MethodGen.SPILL_INT, sl});
                     }
-                    case Storage.Vectors vs -> {
-                        for (int sl : vs.slots()) {
-                            kept.add(vectorSpill(vs.kind(), sl));
-                        }
+                } else if (st instanceof Storage.Vectors vs) {
+                    for (int sl : vs.slots()) {
+                        kept.add(vectorSpill(vs.kind(), sl));
                     }
-                    case Storage.Masks ms -> {
-                        for (int sl : ms.slots()) {
-                            kept.add(new int[] {MethodGen.SPILL_REF, sl});
-                            method.refTypes.put(sl, Vec.MASK);
-                        }
-                    }
-                    case null, default -> {
+                } else if (st instanceof Storage.Masks ms) {
+                    for (int sl : ms.slots()) {
+                        kept.add(new int[] {MethodGen.SPILL_REF, sl});
+                        method.refTypes.put(sl, Vec.MASK);
                     }
                 }
                 Storage.Vectors sh = method.shadow.get(x);
@@ -238,8 +226,13 @@ final class SpillPlan {
                 continue;
             }
             keptAt.put(b, kept);
-            names.sort(java.util.Comparator.comparingInt(nm -> Integer.parseInt(nm.substring(1))));
-            method.keptAcross.computeIfAbsent(method.v.method(), k -> new LinkedHashMap<>()).put(b, names);
+            names.sort(BY_NUMBER);
+            Map<Block, List<String>> across = method.keptAcross.get(method.v.method());
+            if (across == null) {
+                across = new LinkedHashMap<>();
+                method.keptAcross.put(method.v.method(), across);
+            }
+            across.put(b, names);
         }
         // All barriers keep the union of their sets, so that they share one spill and one restore (less
         // bytecode under C2's limit; the two barriers of a tiled loop differ only in a flag or two). Keeping
@@ -261,7 +254,7 @@ final class SpillPlan {
         for (Block b : barrierBlocks) {
             List<int[]> kept = own ? keptAt.get(b) : all;
             keptAt.put(b, kept);
-            method.keptSets.computeIfAbsent(keptKey(b, kept), k -> new ArrayList<>()).add(b);
+            MethodGen.listAt(method.keptSets, keptKey(b, kept)).add(b);
         }
         // Vectors first in their row, whole vectors each, so that the vector index passed is a small constant.
         Map<Long, Integer> ints = columns.get(MethodGen.SPILL_INT);
@@ -331,7 +324,7 @@ final class SpillPlan {
             }
             long key = spillKey(k);
             for (Block b : barrierBlocks) {
-                if (keptAt.get(b).stream().noneMatch(o -> spillKey(o) == key)) {
+                if (!hasKey(keptAt.get(b), key)) {
                     if (!linked.contains(key)) {
                         return false;
                     }
@@ -412,7 +405,12 @@ final class SpillPlan {
                 }
                 long root = findRoot(parent, e.getKey());
                 if (!clash.contains(root)) {
-                    e.setValue(webColumn.computeIfAbsent(root, r -> e.getValue()));
+                    Integer c = webColumn.get(root);
+                    if (c == null) {
+                        webColumn.put(root, e.getValue());
+                    } else {
+                        e.setValue(c);
+                    }
                 }
             }
         }
@@ -500,6 +498,39 @@ final class SpillPlan {
         return ((long) (k.length > 2 ? k[0] | 8 : k[0]) << 32) | k[1];
     }
 
+    /** Whether {@code kept} holds the local of spill key {@code key}. */
+    private static boolean hasKey(List<int[]> kept, long key) {
+        for (int[] o : kept) {
+            if (spillKey(o) == key) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Kept values' names ({@code v12}) in the order of their numbers. Not a lambda (see {@link MethodGen#listAt}). */
+    private static final Comparator<String> BY_NUMBER = new Comparator<>() {
+        @Override
+        public int compare(String a, String b) {
+            return Integer.compare(Integer.parseInt(a.substring(1)), Integer.parseInt(b.substring(1)));
+        }
+    };
+
+    /** Widens {@code x}'s range of positions in the linear order to block {@code b}'s (if {@code b} has one). */
+    private void touch(Map<Node, int[]> range, Node x, Block b) {
+        Integer p = cfg.position.get(b);
+        if (p == null) {
+            return;
+        }
+        int[] r = range.get(x);
+        if (r == null) {
+            r = new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE};
+            range.put(x, r);
+        }
+        r[0] = Math.min(r[0], p);
+        r[1] = Math.max(r[1], p);
+    }
+
     /**
      * In the method of resume point {@code resumeAt} (a barrier): the kept locals that the group restored at
      * its start and that no block its phase can run writes, so that their spill rows still hold their values
@@ -566,21 +597,34 @@ final class SpillPlan {
         // written, or written only by copies of such locals of the same column (greatest fixed point).
         Map<Integer, Integer> column = new HashMap<>();
         for (Map<Long, Integer> col : columns) {
-            col.forEach((key, c) -> {
+            for (Map.Entry<Long, Integer> e : col.entrySet()) {
+                long key = e.getKey();
                 if ((key >>> 32) == (MethodGen.SPILL_FLOAT | 8) || (key >>> 32) == (MethodGen.SPILL_INT | 8)) {
-                    column.put((int) (long) key, (int) (key >>> 32) << 24 | c);
+                    column.put((int) key, (int) (key >>> 32) << 24 | e.getValue());
                 }
-            });
+            }
         }
         Set<Integer> same = new HashSet<>();
-        written.forEach((sl, w) -> {
-            if (!w && (restored.contains(sl) || copies.containsKey(sl))) {
+        for (Map.Entry<Integer, Boolean> e : written.entrySet()) {
+            int sl = e.getKey();
+            if (!e.getValue() && (restored.contains(sl) || copies.containsKey(sl))) {
                 same.add(sl);
             }
-        });
-        while (same.removeIf(sl -> copies.getOrDefault(sl, List.of()).stream().anyMatch(src -> !same.contains(src)
-                || column.get(src) == null || !column.get(src).equals(column.get(sl))))) {
-            // Until no local changes.
+        }
+        boolean changed = true;
+        while (changed) {
+            // Until no local changes: a local copied from one that is not the same, or of another column, is not.
+            changed = false;
+            for (Iterator<Integer> it = same.iterator(); it.hasNext();) {
+                Integer sl = it.next();
+                for (Integer src : copies.getOrDefault(sl, List.of())) {
+                    if (!same.contains(src) || column.get(src) == null || !column.get(src).equals(column.get(sl))) {
+                        it.remove();
+                        changed = true;
+                        break;
+                    }
+                }
+            }
         }
         for (int[] k : keptAt.get(from)) {
             if (Boolean.FALSE.equals(written.get(k[1])) && same.contains(k[1])) {
@@ -622,37 +666,33 @@ final class SpillPlan {
             }
         }
         for (int[] c : found) {
-            copies.computeIfAbsent(c[0], k -> new ArrayList<>()).add(c[1]);
+            MethodGen.listAt(copies, c[0]).add(c[1]);
         }
         return true;
     }
 
     private void markWritten(Map<Integer, Boolean> written, Node x, boolean w) {
         List<Integer> slots = new ArrayList<>();
-        switch (storage.get(x)) {
-            case Storage.Scalar sc -> slots.add(sc.slot());
-            case Storage.Affine a when a.base() instanceof Storage.Scalar sc -> slots.add(sc.slot());
-            case Storage.PerRegister pr -> {
-                for (int sl : pr.slots()) {
-                    slots.add(sl);
-                }
+        Storage st = storage.get(x);
+        if (st instanceof Storage.Scalar sc) {
+            slots.add(sc.slot());
+        } else if (st instanceof Storage.Affine a && a.base() instanceof Storage.Scalar sc) {
+            slots.add(sc.slot());
+        } else if (st instanceof Storage.PerRegister pr) {
+            for (int sl : pr.slots()) {
+                slots.add(sl);
             }
-            case Storage.RegisterAffine ra -> {
-                for (int sl : ra.slots()) {
-                    slots.add(sl);
-                }
+        } else if (st instanceof Storage.RegisterAffine ra) {
+            for (int sl : ra.slots()) {
+                slots.add(sl);
             }
-            case Storage.Vectors vs -> {
-                for (int sl : vs.slots()) {
-                    slots.add(sl);
-                }
+        } else if (st instanceof Storage.Vectors vs) {
+            for (int sl : vs.slots()) {
+                slots.add(sl);
             }
-            case Storage.Masks ms -> {
-                for (int sl : ms.slots()) {
-                    slots.add(sl);
-                }
-            }
-            case null, default -> {
+        } else if (st instanceof Storage.Masks ms) {
+            for (int sl : ms.slots()) {
+                slots.add(sl);
             }
         }
         if (x.op == Op.PARAM || x.op == Op.SREG || x.op == Op.CONST || x.op == Op.UNDEF) {
@@ -660,7 +700,8 @@ final class SpillPlan {
             return;
         }
         for (int sl : slots) {
-            written.merge(sl, w, Boolean::logicalOr);
+            Boolean was = written.get(sl);
+            written.put(sl, was != null && was || w);
         }
         Storage.Vectors sh = method.shadow.get(x);
         if (sh != null) {

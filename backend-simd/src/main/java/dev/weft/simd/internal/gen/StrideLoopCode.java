@@ -65,7 +65,7 @@ final class StrideLoopCode {
         Integer yield = method.yieldIds.get(h);
         Label pause = cb.newLabel();
         if (yield != null) {
-            cb.labelBinding(method.yieldResume.computeIfAbsent(h, x -> cb.newLabel()));
+            cb.labelBinding(method.yieldResumeLabel(h));
             if (roundRobin(sl)) {
                 roundRobinLoop(sl);
             }
@@ -83,11 +83,7 @@ final class StrideLoopCode {
         endLabel.put(body, fault);
         int count = yield != null ? interleavedCount(h) : -1;
         cb.labelBinding(top);
-        fastIteration(sl, general, yield == null ? null : () -> {
-            cb.iinc(count, -1);
-            cb.iload(count);
-            cb.iflt(pause);
-        }, general);
+        fastIteration(sl, general, count, pause, general);
         cb.goto_(top);
         if (!method.handlers.isEmpty()) {
             method.faults.emitHandlers();
@@ -110,7 +106,11 @@ final class StrideLoopCode {
      * or never when the CTA is one group (there is no other group to give the core's loads to).
      */
     private int interleavedCount(Block h) {
-        int count = yieldCount.computeIfAbsent(h, x -> method.local(TypeKind.INT));
+        Integer count = yieldCount.get(h);
+        if (count == null) {
+            count = method.local(TypeKind.INT);
+            yieldCount.put(h, count);
+        }
         Label one = cb.newLabel();
         Label set = cb.newLabel();
         cb.iload(method.threadsSlot);
@@ -418,7 +418,7 @@ final class StrideLoopCode {
         cb.istore(turn);
         Label iteration = cb.newLabel();
         cb.labelBinding(iteration);
-        fastIteration(sl, leave, null, fault);
+        fastIteration(sl, leave, -1, null, fault);
         for (int[] c : carried) {
             roundRobinCarry(c, rows[c[0]], g2, true);
         }
@@ -452,10 +452,10 @@ final class StrideLoopCode {
         cb.istore(method.faultLaneSlot);
         cb.aconst_null();
         cb.astore(method.faultCauseSlot);
-        saved.forEach((m, t) -> {
-            cb.aload(t);
-            cb.astore(m);
-        });
+        for (Map.Entry<Integer, Integer> e : saved.entrySet()) {
+            cb.aload(e.getValue());
+            cb.astore(e.getKey());
+        }
         cb.labelBinding(end);
         endLabel.put(h, hEnd);
         endLabel.put(body, bEnd);
@@ -490,15 +490,18 @@ final class StrideLoopCode {
      * the loop's test, then {@code afterTest} (null: nothing), the header's and the body's nodes and the back edge's
      * copies; to {@code faulted} if a thread faulted in it.
      */
-    private void fastIteration(StrideLoops.StrideLoop sl, Label exit, Runnable afterTest, Label faulted) {
+    private void fastIteration(StrideLoops.StrideLoop sl, Label exit, int pauseCount, Label pause, Label faulted) {
         Block h = sl.header();
         Block body = sl.body();
         method.killEmitted = false;
         method.cur = h;
         nullChecked.clear();
         strideTest(sl, exit);
-        if (afterTest != null) {
-            afterTest.run();
+        if (pauseCount >= 0) {
+            // An interleaved loop: the group pauses once it has run its iterations of this turn.
+            cb.iinc(pauseCount, -1);
+            cb.iload(pauseCount);
+            cb.iflt(pause);
         }
         method.nodes(h, true);
         if (!method.handlers.isEmpty()) {
@@ -538,38 +541,24 @@ final class StrideLoopCode {
             cb.loadConstant((int) (Integer.MIN_VALUE - c));
             cb.if_icmplt(exit);
         }
-        Runnable max = () -> {
-            method.base(a, h);
-            if (c > 0) {
-                cb.loadConstant((int) c);
-                cb.iadd();
-            }
-        };
-        Runnable min = () -> {
-            method.base(a, h);
-            if (c < 0) {
-                cb.loadConstant((int) c);
-                cb.iadd();
-            }
-        };
         switch (sl.pred()) {
             case LT -> {
-                max.run();
+                laneExtreme(a, h, c, true);
                 method.base(bound, h);
                 cb.if_icmpge(exit);
             }
             case LE -> {
-                max.run();
+                laneExtreme(a, h, c, true);
                 method.base(bound, h);
                 cb.if_icmpgt(exit);
             }
             case GT -> {
-                min.run();
+                laneExtreme(a, h, c, false);
                 method.base(bound, h);
                 cb.if_icmple(exit);
             }
             case GE -> {
-                min.run();
+                laneExtreme(a, h, c, false);
                 method.base(bound, h);
                 cb.if_icmplt(exit);
             }
@@ -577,14 +566,26 @@ final class StrideLoopCode {
                 // Every lane differs from the bound when the bound lies outside [min, max].
                 Label ok = cb.newLabel();
                 method.base(bound, h);
-                min.run();
+                laneExtreme(a, h, c, false);
                 cb.if_icmplt(ok);
                 method.base(bound, h);
-                max.run();
+                laneExtreme(a, h, c, true);
                 cb.if_icmple(exit);
                 cb.labelBinding(ok);
             }
             case EQ -> throw new IllegalStateException("== never has a grid-stride fast path");
+        }
+    }
+
+    /**
+     * Pushes the group's largest ({@code max}) or smallest lane value of affine {@code a}: its base, plus {@code c}
+     * (the last lane's offset) where that lane is the one.
+     */
+    private void laneExtreme(Node a, Block h, long c, boolean max) {
+        method.base(a, h);
+        if (max ? c > 0 : c < 0) {
+            cb.loadConstant((int) c);
+            cb.iadd();
         }
     }
 }

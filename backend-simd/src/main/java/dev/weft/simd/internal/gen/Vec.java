@@ -98,14 +98,16 @@ final class Vec {
 
     /** The static type of a {@code VectorOperators} constant, found reflectively once. */
     static ClassDesc operatorType(String name) {
-        return OPERATOR_TYPES.computeIfAbsent(name, n -> {
+        ClassDesc cd = OPERATOR_TYPES.get(name);
+        if (cd == null) {
             try {
-                Class<?> t = jdk.incubator.vector.VectorOperators.class.getField(n).getType();
-                return ClassDesc.of(t.getName());
+                cd = ClassDesc.of(jdk.incubator.vector.VectorOperators.class.getField(name).getType().getName());
             } catch (NoSuchFieldException e) {
-                throw new IllegalArgumentException("no VectorOperators." + n, e);
+                throw new IllegalArgumentException("no VectorOperators." + name, e);
             }
-        });
+            OPERATOR_TYPES.put(name, cd);
+        }
+        return cd;
     }
 
     static MethodTypeDesc mt(ClassDesc ret, ClassDesc... params) {

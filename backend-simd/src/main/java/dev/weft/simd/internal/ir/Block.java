@@ -32,6 +32,17 @@ public final class Block {
         this.id = id;
     }
 
+    /** How many different blocks {@link #succs} names (a branch may name one block twice). */
+    public int distinctSuccessors() {
+        int n = 0;
+        for (int i = 0; i < succs.size(); i++) {
+            if (succs.indexOf(succs.get(i)) == i) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     @Override
     public String toString() {
         return "b" + id;

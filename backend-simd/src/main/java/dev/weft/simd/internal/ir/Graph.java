@@ -47,15 +47,24 @@ public final class Graph {
         Map<Node, Integer> uses = new IdentityHashMap<>();
         for (Block b : blocks) {
             for (Node x : b.phis) {
-                x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+                for (Node o : x.in) {
+                    count(uses, o);
+                }
             }
             for (Node x : b.nodes) {
-                x.in.forEach(o -> uses.merge(o, 1, Integer::sum));
+                for (Node o : x.in) {
+                    count(uses, o);
+                }
             }
             if (b.cond != null) {
-                uses.merge(b.cond, 1, Integer::sum);
+                count(uses, b.cond);
             }
         }
         return uses;
+    }
+
+    private static void count(Map<Node, Integer> uses, Node o) {
+        Integer n = uses.get(o);
+        uses.put(o, n == null ? 1 : n + 1);
     }
 }

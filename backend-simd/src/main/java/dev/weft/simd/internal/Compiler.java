@@ -97,7 +97,9 @@ final class Compiler {
      * <p>Measured, PairedBenchmark sgemm (16 x 16 tiles), weft/vectorApi over each run's six iterations, on against off
      * in back-to-back runs on the shared 2-core Zen 4: AVX-512 0.222-0.228/0.173-0.197, 0.203-0.209/0.185-0.194,
      * 0.197-0.203/0.203-0.213, 0.201-0.207/0.181-0.187, 0.229-0.239/0.196-0.201, 0.203-0.221/0.187-0.249,
-     * 0.175-0.274/0.163-0.235 (medians 0.212 against 0.194 on average); with -XX:UseAVX=2 0.282-0.295/0.246-0.257,
+     * 0.175-0.274/0.163-0.235, 0.190-0.197/0.194-0.201, 0.205-0.210/0.180-0.185 (the runs' medians 0.209 against
+     * 0.193 on average, higher in seven of nine); the sgemm's first compile (FirstCompileBenchmark, two kernels
+     * before, compiling thread's CPU, ten forks each) 19.0-22.3 ms against 16.4-29.1; with -XX:UseAVX=2 0.282-0.295/0.246-0.257,
      * 0.266-0.275/0.268-0.283, 0.274-0.285/0.287-0.301, 0.261-0.264/0.255-0.265, where the tiles ran the row-aligned
      * variant either way (groups of 16 in two registers): that variant's spread.
      */

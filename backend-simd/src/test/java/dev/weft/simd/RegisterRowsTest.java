@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Timeout;
  * Groups that span CTA rows whose length is a multiple of a register ({@code CodeGen.Layout.REGISTER_ROWS}: 16 x 16
  * tiles in groups of 32 threads on 16-lane registers; on 8-lane ones with {@code -Dweft.simd.registerRows=true}, rows of
  * 8, 16 or 24), on the methods per resume point against the reference executor (which, where the variant is off,
- * checks the narrow and general variants on the same shapes): values uniform in each register (threadIdx.y and what is computed from it) kept as a
- * scalar per register, loads per register at such an index, contiguous loads and stores per register, compares per
- * register; partial groups (a register with no thread), rows not a multiple of the group, 3D CTAs, faults in one
- * register's threads only, values kept across barriers and used after divergent loops.
+ * checks the narrow and general variants on the same shapes): values uniform in each register (threadIdx.y and what
+ * is computed from it) kept as a scalar per register, loads per register at such an index, contiguous loads and
+ * stores per register, compares per register; partial groups (a register with no thread), rows not a multiple of the
+ * group, 3D CTAs, faults in one register's threads only, values kept across barriers and used after divergent loops.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RegisterRowsTest {

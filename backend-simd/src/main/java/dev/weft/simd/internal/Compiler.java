@@ -99,9 +99,9 @@ final class Compiler {
      * 0.197-0.203/0.203-0.213, 0.201-0.207/0.181-0.187, 0.229-0.239/0.196-0.201, 0.203-0.221/0.187-0.249,
      * 0.175-0.274/0.163-0.235, 0.190-0.197/0.194-0.201, 0.205-0.210/0.180-0.185 (the runs' medians 0.209 against
      * 0.193 on average, higher in seven of nine); the sgemm's first compile (FirstCompileBenchmark, two kernels
-     * before, compiling thread's CPU, ten forks each) 19.0-22.3 ms against 16.4-29.1; with -XX:UseAVX=2 0.282-0.295/0.246-0.257,
-     * 0.266-0.275/0.268-0.283, 0.274-0.285/0.287-0.301, 0.261-0.264/0.255-0.265, where the tiles ran the row-aligned
-     * variant either way (groups of 16 in two registers): that variant's spread.
+     * before, compiling thread's CPU, ten forks each) 19.0-22.3 ms against 16.4-29.1. With -XX:UseAVX=2
+     * 0.282-0.295/0.246-0.257, 0.266-0.275/0.268-0.283, 0.274-0.285/0.287-0.301, 0.261-0.264/0.255-0.265, where the
+     * tiles ran the row-aligned variant either way (groups of 16 in two registers): that variant's spread.
      */
     static final String REGISTER_ROWS = System.getProperty("weft.simd.registerRows", "auto");
     /** {@code -Dweft.simd.warpScans=false} keeps warp-scan loops as loops ({@link WarpScans}): for A/B runs and tests. */
@@ -379,13 +379,15 @@ final class Compiler {
             // a 256 x 256 tiled matmul ran in about 25 ms instead of 400. With 16-lane registers that group is one
             // register; the register-rows variant serves those CTAs instead, in whole groups (REGISTER_ROWS).
             int narrow = group / 2;
-            boolean registerRows = (REGISTER_ROWS.equals("true") || REGISTER_ROWS.equals("auto") && narrow == Lanes.L32 && Lanes.L32 >= 16)
+            boolean registerRows = (REGISTER_ROWS.equals("true")
+                    || REGISTER_ROWS.equals("auto") && narrow == Lanes.L32 && Lanes.L32 >= 16)
                     && readsThreadIdx && usesShared && !warpOps && !profiled && group > Lanes.L32;
             Uniformity perRegister = null;
             if (registerRows) {
                 perRegister = analyses.uniformity(true, Lanes.L32 <= warpSize, Lanes.L32);
                 ub.apply();
-                variants.add(new CodeGen.Variant("registerRows", CodeGen.Layout.REGISTER_ROWS, ub, analyses.plan(ub), 0, perRegister));
+                variants.add(new CodeGen.Variant("registerRows", CodeGen.Layout.REGISTER_ROWS, ub, analyses.plan(ub), 0,
+                        perRegister));
             }
             if (readsThreadIdx && usesShared && !warpOps && !profiled && narrow >= Lanes.L32 && narrow % Lanes.L32 == 0
                     && !(registerRows && narrow == Lanes.L32)) {
@@ -403,9 +405,9 @@ final class Compiler {
             if (registerRows) {
                 java.util.Map<Block, List<String>> keptRegisterRows = new java.util.IdentityHashMap<>();
                 keptLists.put("registerRows", keptRegisterRows);
-                listed.add(new Listing.Variant("per group of " + group + " threads, when each register lies within one row of the CTA"
-                        + " (blockDim.x a multiple of " + Lanes.L32 + "): threadIdx.x = a base per register + lane, threadIdx.y and"
-                        + " .z uniform in each register (a scalar per register), other values as in any CTA shape",
+                listed.add(new Listing.Variant("per group of " + group + " threads, when each register lies within one row"
+                        + " of the CTA (blockDim.x a multiple of " + Lanes.L32 + "): threadIdx.x = a base per register + lane,"
+                        + " threadIdx.y and .z uniform in each register (a scalar per register), other values as in any CTA shape",
                         ub, analyses.plan(ub), keptRegisterRows, perRegister, group <= warpSize));
             }
             if (readsThreadIdx) {

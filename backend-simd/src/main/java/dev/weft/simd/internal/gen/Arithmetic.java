@@ -493,8 +493,8 @@ final class Arithmetic {
         }
         Storage sa = method.at(a, method.cur);
         Storage sb = method.at(b, method.cur);
-        if (!(sa instanceof Storage.PerRegister || sa instanceof Storage.RegisterAffine || sb instanceof Storage.PerRegister
-                || sb instanceof Storage.RegisterAffine)) {
+        if (!(sa instanceof Storage.PerRegister || sa instanceof Storage.RegisterAffine
+                || sb instanceof Storage.PerRegister || sb instanceof Storage.RegisterAffine)) {
             return false;
         }
         int fa = registerForm(sa);

@@ -238,7 +238,10 @@ final class MemoryOps {
         }
     }
 
-    /** A store at an index contiguous within each register: as {@link #registerContiguousLoad}, masked unless the register is whole. */
+    /**
+     * A store at an index contiguous within each register: as {@link #registerContiguousLoad}, masked unless the
+     * register is whole.
+     */
     private void registerContiguousStore(Node arr, Node val, Kind ek, Storage.RegisterAffine ra) {
         for (int q = 0; q < method.regs(ek); q++) {
             Label slow = cb.newLabel();

@@ -365,8 +365,9 @@ final class MethodGen {
     /** Allocates the locals of a block-local value from the pool. */
     private Storage allocateLocal(Node x) {
         Shape inRegister = perRegister.get(x);
-        TypeKind t = x.kind == Kind.VOID ? null : inRegister != null ? (inRegister == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind))
-                : (x.shape == Shape.VARYING ? TypeKind.REFERENCE : x.shape == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind));
+        Shape s = inRegister != null ? inRegister : x.shape;
+        TypeKind t = x.kind == Kind.VOID ? null
+                : (s == Shape.VARYING ? TypeKind.REFERENCE : s == Shape.AFFINE ? TypeKind.INT : Vec.typeKind(x.kind));
         if (t == null) {
             return null;
         }
@@ -750,7 +751,7 @@ final class MethodGen {
         return rowSlots;
     }
 
-    /** Fills {@link #perRegister} ({@link RegisterRows#values}); special registers get their storage from {@link #sregStorage}. */
+    /** Fills {@link #perRegister} ({@link RegisterRows#values}); special registers get theirs from {@link #sregStorage}. */
     private void perRegisterValues() {
         if (v.perRegister() == null) {
             return;

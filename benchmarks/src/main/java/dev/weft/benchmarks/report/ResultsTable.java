@@ -102,6 +102,7 @@ public final class ResultsTable {
 
     /** This machine's peak (see {@link Peak}). */
     static Peak peak() {
+        String cpu = cpuinfo();
         String mhz = System.getProperty("weft.cpuMHz");
         double ghz;
         String source;
@@ -109,11 +110,10 @@ public final class ResultsTable {
             ghz = Double.parseDouble(mhz) / 1000;
             source = "-Dweft.cpuMHz";
         } else {
-            ghz = cpuinfoMhz() / 1000;
+            ghz = cpuinfoMhz(cpu) / 1000;
             source = ghz > 0 ? "/proc/cpuinfo cpu MHz" : "clock unknown: set -Dweft.cpuMHz";
         }
         int lanes = FloatVector.SPECIES_PREFERRED.length();
-        String cpu = cpuinfo();
         // Zen 4 (AMD family 25 with AVX-512) runs a 512-bit FMA as two halves on its 256-bit pipes: 8 floats per
         // pipe and cycle, half of what the species suggests. Zen 5 (family 26) has full-width pipes.
         if (lanes > 8 && cpu.contains("AuthenticAMD") && cpuinfoField(cpu, "cpu family") == 25) {
@@ -124,6 +124,7 @@ public final class ResultsTable {
                 Integer.getInteger("weft.fmaLanes", lanes), ghz, source);
     }
 
+    /** {@code /proc/cpuinfo}'s text, or "" where there is none (not Linux). */
     private static String cpuinfo() {
         try {
             return Files.readString(Path.of("/proc/cpuinfo"));
@@ -132,32 +133,35 @@ public final class ResultsTable {
         }
     }
 
-    /** The first integer field {@code name} of {@code /proc/cpuinfo}'s text, or -1. */
-    static int cpuinfoField(String cpuinfo, String name) {
+    /** The text after the colon of the first field {@code name} of {@code /proc/cpuinfo}'s text, or null. */
+    private static String cpuinfoValue(String cpuinfo, String name) {
         for (String line : cpuinfo.split("\n")) {
-            if (line.startsWith(name) && line.indexOf(':') > 0
-                    && line.substring(0, line.indexOf(':')).strip().equals(name)) {
-                try {
-                    return Integer.parseInt(line.substring(line.indexOf(':') + 1).strip());
-                } catch (NumberFormatException e) {
-                    return -1;
-                }
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).strip().equals(name)) {
+                return line.substring(colon + 1).strip();
             }
         }
-        return -1;
+        return null;
     }
 
-    private static double cpuinfoMhz() {
+    /** The first integer field {@code name} of {@code /proc/cpuinfo}'s text, or -1. */
+    static int cpuinfoField(String cpuinfo, String name) {
+        String v = cpuinfoValue(cpuinfo, name);
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("cpu MHz")) {
-                    return Double.parseDouble(line.substring(line.indexOf(':') + 1).strip());
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: unknown
+            return v == null ? -1 : Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return -1;
         }
-        return 0;
+    }
+
+    /** The first "cpu MHz", or 0 where unknown. */
+    private static double cpuinfoMhz(String cpuinfo) {
+        String v = cpuinfoValue(cpuinfo, "cpu MHz");
+        try {
+            return v == null ? 0 : Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** Renders the results in {@code json} under the header {@code machine}, with this machine's peak. */

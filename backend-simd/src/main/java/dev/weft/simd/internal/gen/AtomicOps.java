@@ -154,8 +154,8 @@ final class AtomicOps {
     /**
      * The load the atomic's indices come from, where each thread's index can be read again as a scalar from the
      * same element: a contiguous load of an int array, in the same block with no write to a global array between,
-     * from a global array that the atomic cannot write (its own array is a CTA's shared one, which no global array is, or of
-     * another kind). Else null. Why: on the AVX-512 Zen 4 machine both other ways to get a lane's index into a
+     * from a global array that the atomic cannot write (its own array is a CTA's shared one, which no global array
+     * is, or of another kind). Else null. Why: on the AVX-512 Zen 4 machine both other ways to get a lane's index into a
      * scalar register stall, {@code lane(j)} and a narrow load from a wide store to scratch (store-to-load
      * forwarding), while a load of the source element, which the vector load has just brought into the cache, does
      * not.

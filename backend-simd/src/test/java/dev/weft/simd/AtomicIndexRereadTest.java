@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Atomics whose indices a contiguous load just read: in a grid-stride fast path each thread's index is read again
  * from the source element instead of taken out of the vector (see {@code AtomicOps#contiguousSource}). Against the
- * reference executor: varying operands, old values, several atomics on one loaded index, and a write to the
- * source between the load and the atomic, where reading again would see the new value and must not happen.
+ * reference executor: varying operands, old values, several atomics on one loaded index, a write to the source
+ * between the load and the atomic, where reading again would see the new value and must not happen, and a load's
+ * index computed in the loop, which the re-read still needs after the load.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AtomicIndexRereadTest {
@@ -130,6 +131,42 @@ class AtomicIndexRereadTest {
             int[] data = Differential.ints(1000, 55, 0, 8);
             data[bad] = bad % 2 == 0 ? 8 : -1;
             d.check(Dim3.of(1), Dim3.of(64), AtomicIndexRereadTest::oldValues, data, new int[1000]);
+        }
+    }
+
+    /**
+     * The index loaded at {@code i + off}, a value of the loop's body whose last use in the IR is that load: the
+     * atomics read it again after that, so its local must not have gone to another value by then (the atomic's loop
+     * over the lanes took it: each thread counted another element). Into shared int and global long bins.
+     */
+    static Kernel offsetIndex(Object[] a) {
+        int[] data = (int[]) a[0];
+        long[] out = (long[]) a[1];
+        int n = (Integer) a[2];
+        int off = (Integer) a[3];
+        return t -> {
+            int[] bins = t.sharedInts(32);
+            int tid = t.threadIdxX();
+            if (tid < 32) {
+                bins[tid] = 0;
+            }
+            t.syncThreads();
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                Atomics.add(bins, data[i + off], 1);
+                Atomics.add(out, data[i + off], (long) i);
+            }
+            t.syncThreads();
+            if (tid < 32) {
+                Atomics.add(out, 32 + tid, (long) bins[tid]);
+            }
+        };
+    }
+
+    @Test
+    void indexComputedInTheLoop_readAgainAtTheLoadsElement() {
+        for (int n : new int[] {100, 2000}) {
+            d.check(Dim3.of(3), Dim3.of(64), AtomicIndexRereadTest::offsetIndex, Differential.ints(n + 3, 58, 0, 32),
+                    new long[64], n, 3);
         }
     }
 }

@@ -17,6 +17,8 @@ import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
  * {@link dev.weft.Atomics} calls: one update per active thread, in lane order, so that lanes of a warp that update
@@ -28,6 +30,8 @@ final class AtomicOps {
     private final int n;
     private final CodeBuilder cb;
     private final EnumMap<Kind, Integer> scratch;
+    /** Per atomic asked about: the load its index is read again from, or null ({@link #rereadSource}). */
+    private final Map<Node, Node> sources = new IdentityHashMap<>();
 
     AtomicOps(MethodGen method) {
         this.method = method;
@@ -93,7 +97,7 @@ final class AtomicOps {
     private void unmaskedAtomic(Node x, boolean used, Label outside) {
         Node arr = x.in(0);
         Node idx = x.in(1);
-        Node source = CodeGen.REREAD_ATOMIC_INDICES ? contiguousSource(x) : null;
+        Node source = rereadSource(x);
         boolean unrolled = source == null && !used && n <= CodeGen.UNROLLED_ATOMIC_LANES;
         for (int i = 2; i < x.in.size(); i++) {
             unrolled &= method.isScalar(x.in(i));
@@ -152,13 +156,32 @@ final class AtomicOps {
     }
 
     /**
+     * The load the grid-stride fast path reads atomic {@code x}'s indices again from ({@link #contiguousSource}), or
+     * null. Decided once, when {@link MethodGen#nodes} plans the locals of x's block, before its values have
+     * storage: the re-read uses the load's index and array after their last use in the IR, so they stay live up to
+     * the atomic (given back after the load, the index's local went to the next value that took one, the loop over
+     * the lanes, and the threads counted other elements).
+     */
+    Node rereadSource(Node x) {
+        if (!CodeGen.REREAD_ATOMIC_INDICES) {
+            return null;
+        }
+        if (!sources.containsKey(x)) {
+            sources.put(x, contiguousSource(x));
+        }
+        return sources.get(x);
+    }
+
+    /**
      * The load the atomic's indices come from, where each thread's index can be read again as a scalar from the
      * same element: a contiguous load of an int array, in the same block with no write to a global array between,
      * from a global array that the atomic cannot write (its own array is a CTA's shared one, which no global array
      * is, or of another kind). Else null. Why: on the AVX-512 Zen 4 machine both other ways to get a lane's index into a
      * scalar register stall, {@code lane(j)} and a narrow load from a wide store to scratch (store-to-load
      * forwarding), while a load of the source element, which the vector load has just brought into the cache, does
-     * not.
+     * not. Contiguous in the group's analysis: lane j's element is then the index's base + j. An index contiguous
+     * only within each register (register rows, {@link Storage.RegisterAffine}: a base per register) is varying
+     * there, and read from the indices' registers as any other.
      */
     private Node contiguousSource(Node x) {
         Node idx = x.in(1);

@@ -1502,6 +1502,15 @@ final class MethodGen {
                     last.put(o, i);
                 }
             }
+            Node source = fast && x.op == Op.ATOMIC ? atomicOps.rereadSource(x) : null;
+            if (source != null) {
+                // the atomic reads its index again at the load's index: an operand of the atomic's too
+                for (Node o : source.in) {
+                    if (deferred.contains(o) && o.block == b) {
+                        last.put(o, i);
+                    }
+                }
+            }
         }
         if (b.cond != null && deferred.contains(b.cond)) {
             last.put(b.cond, b.nodes.size());

@@ -3,6 +3,7 @@ package dev.weft.simd;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.Atomics;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.simd.internal.gen.Lanes;
@@ -18,7 +19,9 @@ import org.junit.jupiter.api.Timeout;
  * checks the narrow and general variants on the same shapes): values uniform in each register (threadIdx.y and what
  * is computed from it) kept as a scalar per register, loads per register at such an index, contiguous loads and
  * stores per register, compares per register; partial groups (a register with no thread), rows not a multiple of the
- * group, 3D CTAs, faults in one register's threads only, values kept across barriers and used after divergent loops.
+ * group, 3D CTAs, faults in one register's threads only, values kept across barriers and used after divergent loops,
+ * and atomics whose index a load just read (re-read from its source element only where the load's index is the
+ * group's base + lane, see {@code AtomicOps#contiguousSource}).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RegisterRowsTest {
@@ -139,5 +142,117 @@ class RegisterRowsTest {
             d.checkOnResumeMethods(Dim3.of(3), Dim3.of(L, 4), RegisterRowsTest::rowFaults,
                     Differential.floats(len, 49, -2, 2), new float[len], L, c[0], c[1]);
         }
+    }
+
+    /**
+     * A histogram of a w x h image of keys in [0, 64), one thread per pixel: each thread reads its key at
+     * {@code row * w + col} (contiguous in each register, its row from threadIdx.y and blockIdx.y) and counts it in a
+     * global histogram at {@code b & 63}, in a global one of long sums at the loaded key itself, and in the CTA's
+     * shared histogram, flushed with atomics after a barrier. Pixels past the image's edge (partial last CTAs) do
+     * nothing. No grid-stride loop: the atomics take the indices out of their registers, under the mask.
+     */
+    static Kernel imageHistogram(Object[] a) {
+        int[] keys = (int[]) a[0];
+        int[] counts = (int[]) a[1];
+        long[] rowSums = (long[]) a[2];
+        int[] flushed = (int[]) a[3];
+        int w = (Integer) a[4];
+        int h = (Integer) a[5];
+        return t -> {
+            int[] bins = t.sharedInts(64);
+            int lin = t.linearThreadIdx();
+            int threads = t.blockDimX() * t.blockDimY();
+            for (int k = lin; k < 64; k += threads) {
+                bins[k] = 0;
+            }
+            t.syncThreads();
+            int col = t.blockIdxX() * t.blockDimX() + t.threadIdxX();
+            int row = t.blockIdxY() * t.blockDimY() + t.threadIdxY();
+            if (row < h && col < w) {
+                int b = keys[row * w + col];
+                Atomics.add(counts, b & 63, 1);
+                Atomics.add(rowSums, b, (long) row);
+                Atomics.add(bins, b, 1);
+            }
+            t.syncThreads();
+            for (int k = lin; k < 64; k += threads) {
+                Atomics.add(flushed, k, bins[k]);
+            }
+        };
+    }
+
+    @Test
+    void imageHistogram_2dCtas_partialLastCtas_matchReference() throws InterruptedException {
+        int w = 37;
+        int h = 29;
+        for (Dim3 block : new Dim3[] {Dim3.of(16, 16), Dim3.of(32, 8), Dim3.of(16, 4), Dim3.of(L, 3)}) {
+            Dim3 grid = Dim3.of((w + block.x() - 1) / block.x(), (h + block.y() - 1) / block.y());
+            d.checkOnResumeMethods(grid, block, RegisterRowsTest::imageHistogram, Differential.ints(w * h, 56, 0, 64),
+                    new int[64], new long[64], new int[64], w, h);
+        }
+    }
+
+    /**
+     * A grid-stride loop over {@code keys} in 2D CTAs, its index from the linear thread id: the group's base + lane,
+     * also in groups that span rows. Three atomics on loaded keys: {@code keys[i]} into a shared histogram and into
+     * a global one of long sums (indices the fast path reads again from {@code keys[i]}), and {@code keys[i + ty *
+     * pad]} into a second shared histogram: in groups within a row read again too, in groups spanning rows
+     * contiguous only within each register (a base per register, from threadIdx.y), so taken from the registers.
+     * The shared ones are flushed with atomics after a barrier.
+     */
+    static Kernel strideHistogram(Object[] a) {
+        int[] keys = (int[]) a[0];
+        long[] sums = (long[]) a[1];
+        int[] flushed = (int[]) a[2];
+        int n = (Integer) a[3];
+        int pad = (Integer) a[4];
+        return t -> {
+            int[] bins = t.sharedInts(64);
+            int[] rowBins = t.sharedInts(64);
+            int lin = t.linearThreadIdx();
+            int threads = t.blockDimX() * t.blockDimY();
+            for (int k = lin; k < 64; k += threads) {
+                bins[k] = 0;
+                rowBins[k] = 0;
+            }
+            t.syncThreads();
+            int ty = t.threadIdxY();
+            int cta = t.blockIdxY() * t.gridDimX() + t.blockIdxX();
+            for (int i = cta * threads + lin; i < n; i += threads * t.gridDimX() * t.gridDimY()) {
+                Atomics.add(bins, keys[i], 1);
+                Atomics.add(sums, keys[i], (long) i);
+                Atomics.add(rowBins, keys[i + ty * pad], 1);
+            }
+            t.syncThreads();
+            for (int k = lin; k < 64; k += threads) {
+                Atomics.add(flushed, k, bins[k]);
+                Atomics.add(flushed, 64 + k, rowBins[k]);
+            }
+        };
+    }
+
+    @Test
+    void strideHistogram_2dCtas_matchReference() throws InterruptedException {
+        int pad = 5;
+        for (Dim3 block : new Dim3[] {Dim3.of(16, 16), Dim3.of(32, 8), Dim3.of(16, 4), Dim3.of(L, 3)}) {
+            for (int n : new int[] {40, 777, 5000}) {
+                int[] keys = Differential.ints(n + pad * block.y(), 57, 0, 64);
+                d.checkOnResumeMethods(Dim3.of(3, 2), block, RegisterRowsTest::strideHistogram, keys, new long[64],
+                        new int[128], n, pad);
+            }
+        }
+    }
+
+    @Test
+    void histograms_listTheRegisterRowsVariant() {
+        assumeTrue(L == 16 || Boolean.getBoolean("weft.simd.registerRows"), "16-lane registers");
+        String image = d.report(RegisterRowsTest::imageHistogram, new int[256], new int[64], new long[64], new int[64], 16,
+                16).listing();
+        assertTrue(image.contains("when each register lies within one row of the CTA"), image);
+        assertTrue(image.contains("contiguous in each register: a vector load per register"), image);
+        String stride = d.report(RegisterRowsTest::strideHistogram, new int[256], new long[64], new int[128], 200, 1)
+                .listing();
+        assertTrue(stride.contains("when each register lies within one row of the CTA"), stride);
+        assertTrue(stride.contains("contiguous in each register: a vector load per register"), stride);
     }
 }

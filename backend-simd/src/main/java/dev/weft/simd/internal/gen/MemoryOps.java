@@ -83,21 +83,31 @@ final class MemoryOps {
     void uniformLoad(Node x) {
         Node arr = x.in(0);
         Node idx = x.in(1);
-        Kind ek = x.kind;
-        Label oob = cb.newLabel();
         Label ok = cb.newLabel();
         method.faults.nullCheck(arr, null);
-        // One unsigned comparison: negative indices are above any length.
+        ifInBounds(idx, arr, ok);
+        method.faults.toOutOfBounds(idx, arr);
+        cb.labelBinding(ok);
+        loadElement(x);
+    }
+
+    /**
+     * Jumps to {@code ok} where scalar {@code idx} lies inside {@code arr}: one unsigned comparison, as negative
+     * indices are above any length.
+     */
+    private void ifInBounds(Node idx, Node arr, Label ok) {
         method.scalar(idx);
         method.scalar(arr);
         cb.arraylength();
         cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
         cb.iflt(ok);
-        method.faults.toOutOfBounds(idx, arr);
-        cb.labelBinding(ok);
-        method.scalar(arr);
-        method.scalar(idx);
-        cb.arrayLoad(Vec.typeKind(ek));
+    }
+
+    /** Scalar load {@code x} of its array's element at its scalar index, into x's local. */
+    private void loadElement(Node x) {
+        method.scalar(x.in(0));
+        method.scalar(x.in(1));
+        cb.arrayLoad(Vec.typeKind(x.kind));
         method.storeScalar(x);
     }
 
@@ -115,11 +125,7 @@ final class MemoryOps {
         Label skip = cb.newLabel();
         Label done = cb.newLabel();
         method.faults.nullCheck(arr, null);
-        method.scalar(idx);
-        method.scalar(arr);
-        cb.arraylength();
-        cb.invokestatic(ClassDesc.of("java.lang.Integer"), "compareUnsigned", mt(CD_int, CD_int, CD_int));
-        cb.iflt(ok);
+        ifInBounds(idx, arr, ok);
         method.curMask(Kind.INT, r);
         cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
         cb.dup2();
@@ -140,10 +146,7 @@ final class MemoryOps {
         method.faults.kill();
         cb.goto_(skip);
         cb.labelBinding(ok);
-        method.scalar(arr);
-        method.scalar(idx);
-        cb.arrayLoad(Vec.typeKind(x.kind));
-        method.storeScalar(x);
+        loadElement(x);
         cb.goto_(done);
         cb.labelBinding(skip);
         method.constant(method.zero(x.kind), x.kind);

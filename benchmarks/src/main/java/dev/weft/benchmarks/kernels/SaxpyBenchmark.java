@@ -73,7 +73,7 @@ public class SaxpyBenchmark {
         if (impl.startsWith("weft")) {
             device = Devices.create(impl.equals("weftReference"));
         }
-        n = Devices.fullProblem(impl, device, KernelsForReport.kernels().get("saxpy")) ? N : REFERENCE_N;
+        n = Devices.fullProblem(impl, device, KernelsForReport.kernels().get("saxpy")) ? elements() : REFERENCE_N;
         SplittableRandom r = new SplittableRandom(1);
         x = new float[n];
         y = new float[n];
@@ -88,6 +88,11 @@ public class SaxpyBenchmark {
         }
         verify();
         Devices.settle(impl, this::run);
+    }
+
+    /** Elements of x and y: 2^20, 4 MiB per array, which stays in this machine's last-level cache. */
+    int elements() {
+        return N;
     }
 
     /** The Weft kernel, as a CUDA programmer writes it. */

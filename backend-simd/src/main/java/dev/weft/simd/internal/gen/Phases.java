@@ -91,8 +91,6 @@ public final class Phases {
      * on, 0.68-0.76 with only this one off.
      */
     static final boolean ONE_PASS_NEXT = !"false".equals(System.getProperty("weft.simd.onePassNext"));
-    /** The one pass over the stops without vector loads; {@code -Dweft.simd.scalarStopPass=false} for A/B. */
-    static final boolean SCALAR_STOP_PASS = !"false".equals(System.getProperty("weft.simd.scalarStopPass"));
 
     private int[] scratchInts = new int[0];
     private long[] scratchLongs = new long[0];
@@ -242,22 +240,11 @@ public final class Phases {
             // Every group at one stop: no group paused or waiting (those are above YIELD or at WAIT), so the
             // checks below would find none paused, then all returned (0) or all at one barrier node (a site).
             int s0 = stop[0];
-            int g = 1;
-            if (SCALAR_STOP_PASS) {
-                // Stops the first group that differs, so C2 reads the stops one by one: the phase has just
-                // stored them one by one, and a vector load over such stores waits until all of them reach the
-                // cache (no store-to-load forwarding). The or-loop it vectorized held 7% of the scan's samples.
-                while (g < groups && stop[g] == s0) {
-                    g++;
-                }
-            } else {
-                int differ = 0;
-                for (; g < groups; g++) {
-                    differ |= stop[g] ^ s0;
-                }
-                g = differ == 0 ? groups : 0;
+            int differ = 0;
+            for (int g = 1; g < groups; g++) {
+                differ |= stop[g] ^ s0;
             }
-            if (g == groups && s0 >= 0 && s0 < YIELD) {
+            if (differ == 0 && s0 >= 0 && s0 < YIELD) {
                 if (s0 == 0 || cta.cancelled()) {
                     return false;
                 }

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link Phases#next} after a phase, on stops set by hand: the one pass over the groups' stops (read one by one,
- * {@code -Dweft.simd.scalarStopPass}) decides only when every group agrees, whichever group is the one that differs,
- * for CTAs of 1 to 33 groups; the full checks decide the rest as before.
+ * {@link Phases#next} after a phase, on stops set by hand: the one pass over the groups' stops
+ * ({@code -Dweft.simd.onePassNext}) decides only when every group agrees, whichever group is the one that differs,
+ * for CTAs of 1 to 33 groups; the full checks decide the rest.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PhasesNextTest {

@@ -529,6 +529,48 @@ final class MemoryOps {
         }
     }
 
+    /**
+     * The last active thread's value of a store to one element read from its register ({@code lane}), not stored
+     * with the whole group to scratch and read back: the read of one lane just after the vector stores could not
+     * be forwarded from them and waited for them to reach the cache (8% of the scan's first phase, whose warps
+     * each store lane 31's sum). {@code -Dweft.simd.laneInRegister=false} for A/B.
+     */
+    static final boolean LANE_IN_REGISTER = !"false".equals(System.getProperty("weft.simd.laneInRegister"));
+
+    /**
+     * Pushes lane {@code 63 - nlz(bits)} of {@code val} (the last active thread, {@link MethodGen#bitsSlot} holding
+     * the active threads and not 0): a branch per register but the last picks the register, {@code lane} the lane.
+     */
+    private void lastActiveLane(Node val, Kind ek) {
+        int lanes = method.lanes(ek);
+        int regs = method.regs(ek);
+        int last = method.temp(TypeKind.INT);
+        cb.bipush(63);
+        cb.lload(method.bitsSlot);
+        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfLeadingZeros", mt(CD_int, CD_long));
+        cb.isub();
+        cb.istore(last);
+        Label picked = cb.newLabel();
+        for (int r = 0; r < regs; r++) {
+            Label later = cb.newLabel();
+            if (r < regs - 1) {
+                cb.iload(last);
+                cb.loadConstant((r + 1) * lanes);
+                cb.if_icmpge(later);
+            }
+            method.vector(val, r, method.cur);
+            cb.iload(last);
+            cb.loadConstant(lanes - 1);
+            cb.iand();
+            cb.invokevirtual(Vec.vector(ek), "lane", mt(Vec.scalar(ek), CD_int));
+            if (r < regs - 1) {
+                cb.goto_(picked);
+                cb.labelBinding(later);
+            }
+        }
+        cb.labelBinding(picked);
+    }
+
     void store(Node x) {
         Node arr = x.in(0);
         Node idx = x.in(1);
@@ -560,6 +602,8 @@ final class MemoryOps {
             method.scalar(idx);
             if (method.shapeAt(val, method.cur) == Shape.UNIFORM) {
                 method.scalar(val);
+            } else if (LANE_IN_REGISTER) {
+                lastActiveLane(val, ek);
             } else {
                 int s = scratch.get(ek);
                 for (int r = 0; r < method.regs(ek); r++) {

@@ -1794,6 +1794,16 @@ final class MethodGen {
         return storage.get(x) instanceof Storage.Scalar || storage.get(x) instanceof Storage.Const;
     }
 
+    /**
+     * {@link #isScalar} at a use in block {@code use}: not where {@code x} is read after a divergent loop that
+     * defines it. Uniform inside the loop (a counter), it holds only the last iteration's value there; lanes that
+     * left earlier have theirs in its shadow ({@link #at}).
+     */
+    boolean isScalarAt(Node x, Block use) {
+        Storage st = at(x, use);
+        return st instanceof Storage.Scalar || st instanceof Storage.Const;
+    }
+
     void scalar(Node x) {
         Storage st = storage.get(x);
         if (st instanceof Storage.Scalar s) {

@@ -42,13 +42,15 @@ class FuzzTest {
      * vectorisation and are declined, so without small ones the fuzzer would hardly reach the compiler.
      * Every third seed uses shared memory and barriers in CTA-uniform control flow (issue 5); the three
      * choices are independent, so barrier kernels come smaller and larger, with and without transcendentals.
+     * Half the seeds (bit 2 clear, independent of the others) also have warp votes and shuffles.
      */
     static KernelGenerator.Options optionsFor(long seed) {
         KernelGenerator.Options o = (seed & 3) == 0 ? KernelGenerator.Options.withTolerantMath() : KernelGenerator.Options.exact();
         o = (seed & 1) == 1 ? new KernelGenerator.Options(o.tolerantMath(), 8) : o;
         // Barrier kernels are kept smaller (4 or 7 statements): the backend generates every phase between
         // barriers per group of warps, so larger ones mostly exceed the JIT's method size limit and are declined.
-        return Math.floorMod(seed, 3) == 2 ? new KernelGenerator.Options(o.tolerantMath(), o.statementBudget() > 8 ? 7 : 4, true) : o;
+        o = Math.floorMod(seed, 3) == 2 ? new KernelGenerator.Options(o.tolerantMath(), o.statementBudget() > 8 ? 7 : 4, true) : o;
+        return (seed & 4) == 0 && o.statementBudget() <= 8 ? o.withWarpOps() : o;
     }
 
     /** The smallest kernel with shared memory and a barrier: whether the backend compiles barriers at all. */

@@ -28,7 +28,9 @@ import java.util.SplittableRandom;
  * and, or, xor), {@code syncThreads()}, reads another thread's slot ({@code (tid + k) % nt}, a slot in another warp, a
  * data-dependent one), {@code syncThreads()} again. What it read goes to an output, so a barrier that lets
  * a warp run ahead shows as a difference. Such kernels launch exactly {@code n} threads and never return
- * early: every thread reaches every barrier, as the convergence rules require.
+ * early: every thread reaches every barrier, as the convergence rules require. Outside the exchanges, in
+ * divergent code too, threads may store to their own slot of a fifth shared array ({@code shP}), which an
+ * exchange's read phase may read another slot of.
  *
  * <p>With {@link Options#warpOps}, the kernel also has warp votes ({@code ballot}, {@code any}, {@code all}) and
  * int and float shuffles (all four kinds, with and without a segment width, lane arguments constant, per lane
@@ -259,6 +261,7 @@ public final class KernelGenerator {
             line("long[] shL = t.sharedLongs(nt);");
             line("float[] shF = t.sharedFloats(nt);");
             line("double[] shD = t.sharedDoubles(nt);");
+            line("int[] shP = t.sharedInts(nt);");
             uniformControl = true;
         } else {
             line("if (gid >= n) {");
@@ -389,7 +392,13 @@ public final class KernelGenerator {
         } else if (roll < 46) {
             assignment();
         } else if (roll < 54 && inKernel) {
-            store();
+            if (options.barriers && r.nextInt(4) == 0) {
+                // A shared store under any control flow, divergent included: each thread to its own slot of shP,
+                // which others read only in an exchange's read phase, between two barriers.
+                line("shP[tid] " + pick("=", "+=", "^=") + " " + expr(T.INT, maxDepth) + ";");
+            } else {
+                store();
+            }
         } else if (roll < 68 && canNest) {
             ifStatement(depth);
         } else if (roll < 80 && canNest && loopDepth < 2) {
@@ -679,6 +688,9 @@ public final class KernelGenerator {
             // Into an output now, so the value read is observed even if nothing uses the local later.
             String op = type == T.INT || type == T.LONG ? "^=" : "+=";
             line(output(type, r.nextInt(4)) + " " + op + " " + name + ";");
+        }
+        if (r.nextInt(4) == 0) {
+            line(output(T.INT, r.nextInt(4)) + " ^= shP[" + slot() + "];");
         }
         line("t.syncThreads();");
     }

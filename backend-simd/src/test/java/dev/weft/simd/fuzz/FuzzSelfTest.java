@@ -64,7 +64,7 @@ class FuzzSelfTest {
                 " / ", "Math.fma(", "Math.sqrt(", "Math.min(", "Math.abs(", "Math.sin(", "Math.pow(", "ia[gid]",
                 "& 0x7fffffff) % n]", "Float.NaN", "Integer.MIN_VALUE", "h0(", "(ia[gid] & 7)", "(si & 7)", "t.laneId()",
                 "t.syncThreads();", "shI[tid] = ", "shL[", "shF[", "shD[", "Atomics.add(sh", "(tid + t.warpSize()) % nt",
-                "t.ballot(", "t.shflUp(", "t.shflXor(", "<<= 1) {", "Atomics.max(a", "Atomics.min(sh", "t.blockIdxZ()", "shP[tid] ", "^= shP[")) {
+                "t.shflUp(", "t.shflXor(", "<<= 1) {", "Atomics.compareAndSwap(", "Atomics.max(a", "Atomics.min(sh", "t.blockIdxZ()", "shP[tid] ", "^= shP[")) {
             assertTrue(text.contains(construct), "no generated kernel uses " + construct);
         }
     }

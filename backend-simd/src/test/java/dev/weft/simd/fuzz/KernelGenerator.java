@@ -38,7 +38,8 @@ import java.util.SplittableRandom;
  * and branches. Early returns before them leave lanes inactive, as a partial warp does.
  *
  * <p>Any kernel may update global arrays with atomics (see {@link #ATOMIC_LENGTH}), in divergent code too, at
- * an index the warp shares, one per lane, or one from data.
+ * an index the warp shares, one per lane, or one from data; and may apply any atomic to its own output elements,
+ * using the old value.
  *
  * <p>CTAs are 1D (1 to 1024 threads, partial warps included), 2D or 3D (warps that span rows and planes); grids
  * 1D, 2D or 3D to match.
@@ -411,7 +412,10 @@ public final class KernelGenerator {
             line("if (" + expr(T.BOOL, 2) + ") {");
             indent++;
             if (r.nextBoolean()) {
+                // a scope of its own: the store may declare a local (an atomic's old value)
+                scopes.push(new ArrayList<>());
                 store();
+                scopes.pop();
             }
             line("return;");
             indent--;
@@ -457,11 +461,44 @@ public final class KernelGenerator {
 
     private void store() {
         T type = numeric();
+        if (r.nextInt(10) == 0) {
+            ownAtomic(type);
+            return;
+        }
         String op = switch (type) {
             case INT, LONG -> pick("=", "+=", "^=");
             default -> pick("=", "+=");
         };
         line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, maxDepth) + ";");
+    }
+
+    /**
+     * An atomic on one of the thread's own output elements, any kind (exchange, compare-and-swap and float add
+     * included), its old value used: no other thread touches the element, so the old value is defined. Sometimes
+     * into a compound assignment of the same element, whose load Java makes before the atomic's update.
+     */
+    private void ownAtomic(T type) {
+        int slot = r.nextInt(4);
+        String element = output(type, slot);
+        String array = element.substring(0, element.indexOf('['));
+        String index = "gid * " + SLOTS + " + " + slot;
+        String op = type == T.INT || type == T.LONG
+                ? pick("add", "exchange", "compareAndSwap", "min", "max", "and", "or", "xor", "inc", "dec")
+                : pick("add", "exchange", "compareAndSwap", "min", "max");
+        String operands = switch (op) {
+            case "compareAndSwap" -> (r.nextBoolean() ? element : expr(type, 1)) + ", " + expr(type, maxDepth - 1);
+            case "inc", "dec" -> literal(type);
+            default -> expr(type, maxDepth - 1);
+        };
+        String call = "Atomics." + op + "(" + array + ", " + index + ", " + operands + ")";
+        if (r.nextBoolean()) {
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + call + ";");
+            scopes.peek().add(new Var(name, type, true));
+        } else {
+            String op2 = type == T.INT || type == T.LONG ? pick("=", "+=", "^=") : pick("=", "+=");
+            line(output(type, r.nextInt(4)) + " " + op2 + " " + call + ";");
+        }
     }
 
     /**

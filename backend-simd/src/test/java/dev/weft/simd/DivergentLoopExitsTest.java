@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Timeout;
  * phi where the exits meet has uniform operands, but each thread takes the one of the exit it left by. Uniformity
  * took it as uniform, since its labels stop at the loop's back edge and the exits never met as two paths of one
  * branch; every thread got one exit's value (found by FuzzTest, seed 0x5600005a of a 16-thread-warp run: a helper
- * returning one constant from inside its loop and another after it).
+ * returning one constant from inside its loop and another after it). Likewise a phi operand carried out of a
+ * divergent loop by its exit edge.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DivergentLoopExitsTest {
@@ -50,6 +51,31 @@ class DivergentLoopExitsTest {
             in[i] = -(in[i] % 1000);
         }
         d.check(Dim3.of(2), Dim3.of(64), DivergentLoopExitsTest::helperReturns, in, new int[100]);
+    }
+
+    /**
+     * A divergent loop inside a uniform branch: its exit edge goes straight to the phi where the branch joins, with
+     * a value uniform inside the loop. That phi operand is used outside the loop, so each thread's value of the
+     * iteration it left at (FuzzTest seed 0x72000229 with AVX2: threads that never entered got the last thread's).
+     */
+    static Kernel loopInUniformBranch(Object[] a) {
+        long[] out = (long[]) a[0];
+        int[] flag = (int[]) a[1];
+        return t -> {
+            int i = t.globalIdX();
+            long v = 795L << 32;
+            if (flag[0] > 0) {
+                for (int k = i % 6; k > 0; k--) {
+                    v -= v;
+                }
+            }
+            out[i] = v;
+        };
+    }
+
+    @Test
+    void loopExitIntoUniformBranchJoin_eachThreadItsValue() {
+        d.check(Dim3.of(2), Dim3.of(64), DivergentLoopExitsTest::loopInUniformBranch, new long[128], new int[] {1});
     }
 
     /** A break that sets a flag, and a uniform value of the captured parameter on the counted exit. */

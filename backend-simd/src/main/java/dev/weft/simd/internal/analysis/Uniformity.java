@@ -199,6 +199,19 @@ public final class Uniformity {
         return false;
     }
 
+    /**
+     * Where operand {@code i} of a phi of block {@code b} is used: at the end of the predecessor it comes from,
+     * except on an edge that leaves a loop, where it is used outside the loop, at {@code b}. A value of a divergent
+     * loop carried out by the exit edge to a phi is each thread's value of the iteration it left at, as any use
+     * after the loop sees it ({@code if (u) { for (k = gid % 6; k > 0; k--) v -= v; } out = v}: v's phi after the
+     * branch).
+     */
+    public Block phiUse(Block b, int i) {
+        Block pred = b.preds.get(i);
+        Cfg.Loop l = cfg.loopOf(pred);
+        return l != null && !l.contains(b) ? b : pred;
+    }
+
     private long operand(Node v, Block use) {
         Shape s = shapeAt(v, use);
         return pack(s, s == Shape.AFFINE ? v.stride : 0);
@@ -216,7 +229,7 @@ public final class Uniformity {
                     && v.op != Op.CONST && v.op != Op.PARAM && v.op != Op.SREG)) {
                 continue; // bottom: a back-edge value not reached yet
             }
-            long p = operand(v, b.preds.get(i));
+            long p = operand(v, phiUse(b, i));
             Shape vs = Shape.values()[(int) (p >>> 32)];
             int vstride = (int) p;
             if (vs == Shape.VARYING) {

@@ -619,7 +619,7 @@ final class MethodGen {
     private void useCheck(Node x, Block b) {
         for (int i = 0; i < x.in.size(); i++) {
             Node op = x.in(i);
-            Block useBlock = x.op == Op.PHI ? b.preds.get(i) : b;
+            Block useBlock = x.op == Op.PHI ? u.phiUse(b, i) : b;
             if (u.crossesDivergentLoop(op, useBlock)) {
                 needShadow(op);
             }
@@ -2457,7 +2457,8 @@ final class MethodGen {
                         if (tmp != null) {
                             cb.aload(((Storage.Vectors) tmp).slots()[r]);
                         } else {
-                            vector(src, r, b);
+                            // leaving a divergent loop: each thread's value from the shadow
+                            vector(src, r, u.phiUse(s, pi));
                         }
                         if (!assign) {
                             int[] dm = edgeDerived.get(k);

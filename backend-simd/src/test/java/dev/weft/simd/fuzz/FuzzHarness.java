@@ -57,7 +57,7 @@ public final class FuzzHarness {
     /**
      * Builds the kernel object of {@code loaded} over fresh arrays filled from the program's seed.
      *
-     * @return the instance, with its six output arrays registered for comparison
+     * @return the instance, with its ten output arrays registered for comparison
      */
     public static Instance instantiate(Loaded loaded) {
         KernelGenerator.Program p = loaded.program();
@@ -78,17 +78,23 @@ public final class FuzzHarness {
         double[] dout = new double[n * slots];
         float[] fm = new float[n];
         double[] dm = new double[n];
+        int[] ai = in.intsMixed(KernelGenerator.ATOMIC_LENGTH);
+        long[] al = in.longsMixed(KernelGenerator.ATOMIC_LENGTH);
+        float[] af = in.floatsMixed(KernelGenerator.ATOMIC_LENGTH);
+        double[] ad = in.doublesMixed(KernelGenerator.ATOMIC_LENGTH);
         Kernel kernel;
         try {
             Method factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
                     double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
-                    float[].class, double[].class, float[].class, double[].class);
-            kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm);
+                    float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
+                    double[].class);
+            kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad);
         } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("generated class without the expected factory: " + loaded.kernelClass(), e);
         }
         return Instance.of(kernel).check("io", io).check("lo", lo).check("fo", fo).check("dout", dout)
-                .check("fm", fm, Tolerance.MATH_1ULP).check("dm", dm, Tolerance.MATH_1ULP);
+                .check("fm", fm, Tolerance.MATH_1ULP).check("dm", dm, Tolerance.MATH_1ULP)
+                .check("ai", ai).check("al", al).check("af", af).check("ad", ad);
     }
 
     /**

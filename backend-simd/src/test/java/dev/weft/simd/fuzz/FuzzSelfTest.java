@@ -63,7 +63,8 @@ class FuzzSelfTest {
                 "} else {", "} else if (", "(int) ", "(long) ", "(float) ", "(double) ", "(byte) ", "(char) ", ">>>", " % ",
                 " / ", "Math.fma(", "Math.sqrt(", "Math.min(", "Math.abs(", "Math.sin(", "Math.pow(", "ia[gid]",
                 "& 0x7fffffff) % n]", "Float.NaN", "Integer.MIN_VALUE", "h0(", "(ia[gid] & 7)", "(si & 7)", "t.laneId()",
-                "t.syncThreads();", "shI[tid] = ", "shL[", "shF[", "shD[", "Atomics.add(sh", "(tid + t.warpSize()) % nt")) {
+                "t.syncThreads();", "shI[tid] = ", "shL[", "shF[", "shD[", "Atomics.add(sh", "(tid + t.warpSize()) % nt",
+                "t.shflUp(", "t.shflXor(", "<<= 1) {", "Atomics.compareAndSwap(", "Atomics.max(a", "Atomics.min(sh", "t.blockIdxZ()", "shP[tid] ", "^= shP[")) {
             assertTrue(text.contains(construct), "no generated kernel uses " + construct);
         }
     }
@@ -92,11 +93,14 @@ class FuzzSelfTest {
         mutations.put("mask and taken as or", (src, r) -> replaceOne(src, " && ", " || ", 0, r));
         // A barrier that does not hold every warp of the CTA back: a warp reads slots others have not written.
         mutations.put("barrier dropped", (src, r) -> replaceOne(src, "t.syncThreads();", ";", 0, r));
+        mutations.put("shuffle up taken as down", (src, r) -> replaceOne(src, "t.shflUp(", "t.shflDown(", 0, r));
+        mutations.put("atomic max taken as min", (src, r) -> replaceOne(src, "Atomics.max(", "Atomics.min(", 0, r));
 
         List<KernelGenerator.Program> programs = new ArrayList<>();
         for (long seed = 0; seed < 60; seed++) {
             // One in three with barriers (the others keep the early returns the return mutation needs).
             KernelGenerator.Options options = seed % 3 == 2 ? new KernelGenerator.Options(false, 7, true) : KernelGenerator.Options.exact();
+            options = seed % 2 == 0 ? options.withWarpOps() : options;
             programs.add(KernelGenerator.generate(FIRST_SEED + 1000 + seed, options));
         }
         StringBuilder rates = new StringBuilder();

@@ -38,17 +38,21 @@ class FuzzTest {
 
     /**
      * Every fourth seed also stores transcendental results (compared within 1-2 ulps). Every other seed
-     * is a small kernel (8 statements): large ones mostly exceed the JIT's method size limit after
-     * vectorisation and are declined, so without small ones the fuzzer would hardly reach the compiler.
+     * is a small kernel (6 statements; 8 before warp operations and atomics made statements larger): large ones
+     * mostly exceed the JIT's method size limit after vectorisation and are declined, so without small ones the
+     * fuzzer would hardly reach the compiler.
      * Every third seed uses shared memory and barriers in CTA-uniform control flow (issue 5); the three
      * choices are independent, so barrier kernels come smaller and larger, with and without transcendentals.
+     * Half the small and barrier kernels (seed bit 2 clear) also have warp votes and shuffles: a warp operation fixes
+     * the group at one warp, so large kernels with them would hardly ever compile.
      */
     static KernelGenerator.Options optionsFor(long seed) {
         KernelGenerator.Options o = (seed & 3) == 0 ? KernelGenerator.Options.withTolerantMath() : KernelGenerator.Options.exact();
-        o = (seed & 1) == 1 ? new KernelGenerator.Options(o.tolerantMath(), 8) : o;
+        o = (seed & 1) == 1 ? new KernelGenerator.Options(o.tolerantMath(), 6) : o;
         // Barrier kernels are kept smaller (4 or 7 statements): the backend generates every phase between
         // barriers per group of warps, so larger ones mostly exceed the JIT's method size limit and are declined.
-        return Math.floorMod(seed, 3) == 2 ? new KernelGenerator.Options(o.tolerantMath(), o.statementBudget() > 8 ? 7 : 4, true) : o;
+        o = Math.floorMod(seed, 3) == 2 ? new KernelGenerator.Options(o.tolerantMath(), o.statementBudget() > 8 ? 7 : 4, true) : o;
+        return (seed & 4) == 0 && o.statementBudget() <= 8 ? o.withWarpOps() : o;
     }
 
     /** The smallest kernel with shared memory and a barrier: whether the backend compiles barriers at all. */

@@ -24,16 +24,31 @@ import java.util.SplittableRandom;
  * <p>With {@link Options#barriers}, the kernel also allocates one shared array of each type (a slot per
  * thread of the CTA) and, in CTA-uniform control flow only (the kernel's top level, loops with uniform trip
  * counts, branches on uniform values, uniform {@code break}/{@code continue}), runs exchange phases: every
- * thread writes a value to its slot (or adds one with a shared atomic at a computed index),
- * {@code syncThreads()}, reads another thread's slot ({@code (tid + k) % nt}, a slot in another warp, a
+ * thread writes a value to its slot (or updates one with a shared atomic at a computed index: add, min, max,
+ * and, or, xor), {@code syncThreads()}, reads another thread's slot ({@code (tid + k) % nt}, a slot in another warp, a
  * data-dependent one), {@code syncThreads()} again. What it read goes to an output, so a barrier that lets
  * a warp run ahead shows as a difference. Such kernels launch exactly {@code n} threads and never return
- * early: every thread reaches every barrier, as the convergence rules require.
+ * early: every thread reaches every barrier, as the convergence rules require. Outside the exchanges, in
+ * divergent code too, threads may store to their own slot of a fifth shared array ({@code shP}), which an
+ * exchange's read phase may read another slot of.
+ *
+ * <p>With {@link Options#warpOps}, the kernel also has warp votes ({@code ballot}, {@code any}, {@code all}) and
+ * int and float shuffles (all four kinds, with and without a segment width, lane arguments constant, per lane
+ * or from data) where every thread of the warp that has not returned meets them: the top level, uniform loops
+ * and branches. Early returns before them leave lanes inactive, as a partial warp does.
+ *
+ * <p>Any kernel may update global arrays with atomics (see {@link #ATOMIC_LENGTH}), in divergent code too, at
+ * an index the warp shares, one per lane, or one from data; and may apply any atomic to its own output elements,
+ * using the old value.
+ *
+ * <p>CTAs are 1D (1 to 1024 threads, partial warps included), 2D or 3D (warps that span rows and planes); grids
+ * 1D, 2D or 3D to match.
  *
  * <p>Every program terminates (loop counters are never assigned in the body and bound the trip count),
  * never divides an int or long by zero (divisors are {@code (x | 1)} or non-zero constants), never indexes
  * out of bounds (gathers are {@code (x & 0x7fffffff) % n}) and never races (each thread writes only its
- * own output elements). Equal seeds give equal programs.
+ * own output elements, and atomics update the atomic arrays only in ways whose result is independent of order).
+ * Equal seeds give equal programs.
  */
 public final class KernelGenerator {
 
@@ -49,22 +64,44 @@ public final class KernelGenerator {
     public static final int SLOTS = 8;
 
     /**
+     * Elements in each of the int, long, float and double arrays that global atomics update. Each atomic
+     * statement of a kernel gets a slice of {@value #ATOMIC_SLICE} elements of its own, and only operations
+     * whose result does not depend on the order of the updates (int and long add, min, max, and, or, xor,
+     * inc and dec with a constant limit; float and double min and max), so any interleaving of the threads
+     * gives the same final array. The kernel never reads these arrays nor uses an atomic's return value.
+     */
+    public static final int ATOMIC_LENGTH = 128;
+
+    private static final int ATOMIC_SLICE = 16;
+
+    /**
      * What to generate.
      *
      * @param tolerantMath also store transcendental results
      * @param statementBudget about how many statements the kernel has
      * @param barriers use shared memory and barriers in CTA-uniform control flow
+     * @param warpOps use warp votes and shuffles where every live thread of the warp reaches them
      */
-    public record Options(boolean tolerantMath, int statementBudget, boolean barriers) {
+    public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps) {
 
-        /** Without barriers. */
+        /** Without barriers or warp operations. */
         public Options(boolean tolerantMath, int statementBudget) {
-            this(tolerantMath, statementBudget, false);
+            this(tolerantMath, statementBudget, false, false);
+        }
+
+        /** Without warp operations. */
+        public Options(boolean tolerantMath, int statementBudget, boolean barriers) {
+            this(tolerantMath, statementBudget, barriers, false);
         }
 
         /** These options with shared memory and barriers. */
         public Options withBarriers() {
-            return new Options(tolerantMath, statementBudget, true);
+            return new Options(tolerantMath, statementBudget, true, warpOps);
+        }
+
+        /** These options with warp votes and shuffles. */
+        public Options withWarpOps() {
+            return new Options(tolerantMath, statementBudget, barriers, true);
         }
 
         /** Exact operations only, about 25 statements. */
@@ -138,6 +175,7 @@ public final class KernelGenerator {
     /** The result type of the helper being generated, for its early returns. */
     private T helperResult = T.INT;
     private boolean twoD;
+    private boolean threeD;
     private int nextName;
     private int indent;
     private int loopDepth;
@@ -148,6 +186,8 @@ public final class KernelGenerator {
     private boolean innermostLoopUniform;
     /** Barrier mode: the counters of the enclosing uniform loops (uniform values usable in slot indices). */
     private final Deque<String> uniformCounters = new ArrayDeque<>();
+    /** The slices of the atomic arrays taken so far, per type. */
+    private final int[] atomicSlices = new int[4];
 
     private KernelGenerator(long seed, Options options) {
         this.r = new SplittableRandom(seed);
@@ -164,8 +204,17 @@ public final class KernelGenerator {
         String name = "Fuzz_" + Long.toHexString(seed) + (options.tolerantMath ? "_m" : "");
         Dim3 block;
         Dim3 grid;
-        twoD = r.nextInt(4) == 0;
-        if (twoD) {
+        int shape = r.nextInt(8);
+        twoD = shape < 2;
+        threeD = shape == 2;
+        if (threeD) {
+            // Warps span rows and planes of the CTA when blockDim.x is not a multiple of the warp size.
+            int bx = pickInt(1, 2, 8, 32, r.nextInt(1, 20));
+            int by = r.nextInt(1, Math.min(8, 1024 / bx) + 1);
+            int bz = r.nextInt(2, Math.max(3, Math.min(8, 1024 / (bx * by)) + 1));
+            block = Dim3.of(bx, by, bz);
+            grid = Dim3.of(r.nextInt(1, 3), r.nextInt(1, 3), r.nextInt(1, 3));
+        } else if (twoD) {
             int bx = pickInt(1, 4, 8, 16, 32, r.nextInt(1, 40));
             int by = r.nextInt(1, Math.max(2, Math.min(32, 1024 / bx) + 1));
             block = Dim3.of(bx, by);
@@ -183,9 +232,7 @@ public final class KernelGenerator {
 
         line("package " + PACKAGE + ";");
         line("");
-        if (options.barriers) {
-            line("import dev.weft.Atomics;");
-        }
+        line("import dev.weft.Atomics;");
         line("import dev.weft.Kernel;");
         line("");
         line("/** Generated from seed 0x" + Long.toHexString(seed) + " by " + KernelGenerator.class.getSimpleName() + ". */");
@@ -197,26 +244,32 @@ public final class KernelGenerator {
             helper(h);
         }
         line("public static Kernel kernel(int n, int[] ia, long[] la, float[] fa, double[] da, int si, long sl, "
-                + "float sf, double sd, int[] io, long[] lo, float[] fo, double[] dout, float[] fm, double[] dm) {");
+                + "float sf, double sd, int[] io, long[] lo, float[] fo, double[] dout, float[] fm, double[] dm, "
+                + "int[] ai, long[] al, float[] af, double[] ad) {");
         indent++;
         line("return t -> {");
         indent++;
         inKernel = true;
         budget = options.statementBudget;
         scopes.push(new ArrayList<>());
-        line("int gid = " + (twoD ? "t.globalIdY() * (t.gridDimX() * t.blockDimX()) + t.globalIdX()" : "t.globalIdX()") + ";");
+        String gid3 = "((t.blockIdxZ() * t.gridDimY() + t.blockIdxY()) * t.gridDimX() + t.blockIdxX())"
+                + " * (t.blockDimX() * t.blockDimY() * t.blockDimZ()) + t.linearThreadIdx()";
+        line("int gid = " + (threeD ? gid3 : twoD ? "t.globalIdY() * (t.gridDimX() * t.blockDimX()) + t.globalIdX()" : "t.globalIdX()") + ";");
         if (options.barriers) {
             line("int tid = t.linearThreadIdx();");
-            line("int nt = t.blockDimX() * t.blockDimY();");
+            line("int nt = t.blockDimX() * t.blockDimY()" + (threeD ? " * t.blockDimZ()" : "") + ";");
             line("int[] shI = t.sharedInts(nt);");
             line("long[] shL = t.sharedLongs(nt);");
             line("float[] shF = t.sharedFloats(nt);");
             line("double[] shD = t.sharedDoubles(nt);");
+            line("int[] shP = t.sharedInts(nt);");
             uniformControl = true;
         } else {
             line("if (gid >= n) {");
             line("    return;");
             line("}");
+            // Threads that returned are inactive: a warp operation reached by all the others is well defined.
+            uniformControl = options.warpOps;
         }
         block(0);
         if (options.barriers) {
@@ -323,6 +376,14 @@ public final class KernelGenerator {
             barrierStatement(depth, canNest);
             return;
         }
+        if (options.warpOps && inKernel && uniformControl && r.nextInt(100) < 12) {
+            warpStatement(depth, canNest);
+            return;
+        }
+        if (inKernel && r.nextInt(100) < 3) {
+            globalAtomic();
+            return;
+        }
         int roll = r.nextInt(100);
         if (roll < 28) {
             T type = numeric();
@@ -332,12 +393,18 @@ public final class KernelGenerator {
         } else if (roll < 46) {
             assignment();
         } else if (roll < 54 && inKernel) {
-            store();
+            if (options.barriers && r.nextInt(4) == 0) {
+                // A shared store under any control flow, divergent included: each thread to its own slot of shP,
+                // which others read only in an exchange's read phase, between two barriers.
+                line("shP[tid] " + pick("=", "+=", "^=") + " " + expr(T.INT, maxDepth) + ";");
+            } else {
+                store();
+            }
         } else if (roll < 68 && canNest) {
             ifStatement(depth);
         } else if (roll < 80 && canNest && loopDepth < 2) {
             loop(depth);
-        } else if (roll < 86 && loopDepth > 0 && !(options.barriers && innermostLoopUniform)) {
+        } else if (roll < 86 && loopDepth > 0 && !((options.barriers || options.warpOps) && innermostLoopUniform)) {
             line("if (" + expr(T.BOOL, 2) + ") {");
             line("    " + (r.nextBoolean() ? "break;" : "continue;"));
             line("}");
@@ -345,7 +412,10 @@ public final class KernelGenerator {
             line("if (" + expr(T.BOOL, 2) + ") {");
             indent++;
             if (r.nextBoolean()) {
+                // a scope of its own: the store may declare a local (an atomic's old value)
+                scopes.push(new ArrayList<>());
                 store();
+                scopes.pop();
             }
             line("return;");
             indent--;
@@ -391,11 +461,79 @@ public final class KernelGenerator {
 
     private void store() {
         T type = numeric();
+        if (r.nextInt(10) == 0) {
+            ownAtomic(type);
+            return;
+        }
         String op = switch (type) {
             case INT, LONG -> pick("=", "+=", "^=");
             default -> pick("=", "+=");
         };
         line(output(type, r.nextInt(4)) + " " + op + " " + expr(type, maxDepth) + ";");
+    }
+
+    /**
+     * An atomic on one of the thread's own output elements, any kind (exchange, compare-and-swap and float add
+     * included), its old value used: no other thread touches the element, so the old value is defined. Sometimes
+     * into a compound assignment of the same element, whose load Java makes before the atomic's update.
+     */
+    private void ownAtomic(T type) {
+        int slot = r.nextInt(4);
+        String element = output(type, slot);
+        String array = element.substring(0, element.indexOf('['));
+        String index = "gid * " + SLOTS + " + " + slot;
+        String op = type == T.INT || type == T.LONG
+                ? pick("add", "exchange", "compareAndSwap", "min", "max", "and", "or", "xor", "inc", "dec")
+                : pick("add", "exchange", "compareAndSwap", "min", "max");
+        String operands = switch (op) {
+            case "compareAndSwap" -> (r.nextBoolean() ? element : expr(type, 1)) + ", " + expr(type, maxDepth - 1);
+            case "inc", "dec" -> literal(type);
+            default -> expr(type, maxDepth - 1);
+        };
+        String call = "Atomics." + op + "(" + array + ", " + index + ", " + operands + ")";
+        if (r.nextBoolean()) {
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + call + ";");
+            scopes.peek().add(new Var(name, type, true));
+        } else {
+            String op2 = type == T.INT || type == T.LONG ? pick("=", "+=", "^=") : pick("=", "+=");
+            line(output(type, r.nextInt(4)) + " " + op2 + " " + call + ";");
+        }
+    }
+
+    /**
+     * An atomic update of a global array, at an index that may be the same for the whole warp, one per lane or
+     * chosen by data (lanes of a warp that meet at one address must all count). Falls back to a store once the
+     * type's slices are used up.
+     */
+    private void globalAtomic() {
+        T type = numeric();
+        int slice = atomicSlices[type.ordinal()];
+        if (slice >= ATOMIC_LENGTH / ATOMIC_SLICE) {
+            store();
+            return;
+        }
+        atomicSlices[type.ordinal()]++;
+        String array = switch (type) {
+            case INT -> "ai";
+            case LONG -> "al";
+            case FLOAT -> "af";
+            default -> "ad";
+        };
+        String offset = switch (r.nextInt(5)) {
+            case 0 -> String.valueOf(r.nextInt(ATOMIC_SLICE));
+            case 1 -> "(t.laneId() & " + (ATOMIC_SLICE - 1) + ")";
+            case 2 -> "(si & " + (ATOMIC_SLICE - 1) + ")";
+            default -> "(" + expr(T.INT, 1) + " & " + (ATOMIC_SLICE - 1) + ")";
+        };
+        String index = slice * ATOMIC_SLICE + " + " + offset;
+        if (type == T.INT || type == T.LONG) {
+            String op = pick("add", "min", "max", "and", "or", "xor", "add", "inc", "dec");
+            String operand = op.equals("inc") || op.equals("dec") ? literal(type) : expr(type, maxDepth - 1);
+            line("Atomics." + op + "(" + array + ", " + index + ", " + operand + ");");
+        } else {
+            line("Atomics." + pick("min", "max") + "(" + array + ", " + index + ", " + expr(type, maxDepth - 1) + ");");
+        }
     }
 
     /** The thread's element {@code slot} of the output array of {@code type}. */
@@ -557,7 +695,7 @@ public final class KernelGenerator {
 
     /**
      * One exchange through shared memory: a write phase (a plain store to the thread's own slot, or a
-     * shared atomic add at a computed slot), a barrier, a read of some other slot into an output or a local,
+     * shared atomic at a computed slot), a barrier, a read of some other slot into an output or a local,
      * and a barrier before anyone writes the array again.
      */
     private void exchange() {
@@ -568,9 +706,10 @@ public final class KernelGenerator {
             case FLOAT -> "shF";
             default -> "shD";
         };
-        boolean atomic = (type == T.INT || type == T.LONG) && r.nextInt(4) == 0;
-        if (atomic) {
-            line("Atomics.add(" + array + ", (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(type, 2) + ");");
+        if (r.nextInt(4) == 0) {
+            // One operation per phase, and one whose result does not depend on the order of the threads' updates.
+            String op = type == T.INT || type == T.LONG ? pick("add", "add", "min", "max", "and", "or", "xor") : pick("min", "max");
+            line("Atomics." + op + "(" + array + ", (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(type, 2) + ");");
         } else {
             line(array + "[tid] = " + expr(type, maxDepth) + ";");
         }
@@ -587,6 +726,9 @@ public final class KernelGenerator {
             String op = type == T.INT || type == T.LONG ? "^=" : "+=";
             line(output(type, r.nextInt(4)) + " " + op + " " + name + ";");
         }
+        if (r.nextInt(4) == 0) {
+            line(output(T.INT, r.nextInt(4)) + " ^= shP[" + slot() + "];");
+        }
         line("t.syncThreads();");
     }
 
@@ -601,6 +743,96 @@ public final class KernelGenerator {
             case 5 -> "(tid + (si & 63)) % nt";
             default -> "(" + expr(T.INT, 1) + " & 0x7fffffff) % nt";
         };
+    }
+
+    // ---- warp operations (warp-uniform control only) -----------------------------------------------
+
+    /**
+     * A warp vote or shuffle, or a uniform loop or branch that may hold more. Only where every thread of the warp
+     * that has not returned arrives (the reference executor's rule), so early returns before it make lanes
+     * inactive, as in a partial warp: ballots must leave their bits clear and shuffles from them return the
+     * lane's own value.
+     */
+    private void warpStatement(int depth, boolean canNest) {
+        int roll = r.nextInt(100);
+        if (canNest && loopDepth < 2 && roll < 12) {
+            uniformLoop(depth);
+            return;
+        }
+        if (canNest && roll < 22) {
+            uniformIf(depth);
+            return;
+        }
+        if (innermostLoopUniform && loopDepth > 0 && roll < 26) {
+            line("if (" + uniformCondition() + ") {");
+            line("    " + (r.nextBoolean() ? "break;" : "continue;"));
+            line("}");
+            return;
+        }
+        if (roll < 34) {
+            warpScan();
+            return;
+        }
+        String value = switch (r.nextInt(8)) {
+            case 0 -> "t.ballot(" + condition(2) + ")";
+            case 1 -> "(t." + pick("any", "all") + "(" + condition(2) + ") ? " + expr(T.INT, 1) + " : " + expr(T.INT, 1) + ")";
+            default -> null;
+        };
+        T type = T.INT;
+        if (value == null) {
+            type = r.nextInt(3) == 0 ? T.FLOAT : T.INT;
+            String f = pick("shfl", "shflUp", "shflDown", "shflXor");
+            String lane = switch (r.nextInt(5)) {
+                case 0 -> String.valueOf(pickInt(0, 1, 2, 3, 5, 8, 16, 17, 31, 32, 33, -1));
+                case 1 -> "t.laneId() + " + r.nextInt(1, 34);
+                case 2 -> "(si & 31)";
+                default -> expr(T.INT, 1);
+            };
+            String width = r.nextInt(3) == 0 ? "" : ", " + (r.nextInt(4) == 0 ? "t.warpSize()" : String.valueOf(pickInt(1, 2, 4, 8, 16, 32)));
+            value = "t." + f + "(" + expr(type, maxDepth - 1) + ", " + lane + width + ")";
+        }
+        if (r.nextInt(3) == 0) {
+            String op = type == T.INT ? pick("=", "+=", "^=") : pick("=", "+=");
+            line(output(type, r.nextInt(4)) + " " + op + " " + value + ";");
+        } else {
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + value + ";");
+            scopes.peek().add(new Var(name, type, true));
+        }
+    }
+
+    /**
+     * The CUDA warp inclusive scan (a loop of {@code shflUp} by 1, 2, 4, .. and adds where {@code laneId >= d}),
+     * which the backend folds into one operation (WarpScans), half the time exactly, half the time with one
+     * change that must keep it a loop: another bound, width, first distance, comparison or operator.
+     */
+    private void warpScan() {
+        String v = "v" + nextName++;
+        String d = "d" + nextName++;
+        String below = "b" + nextName++;
+        String start = "1";
+        String bound = "t.warpSize()";
+        String width = "";
+        String cmp = ">=";
+        String op = "+=";
+        String shfl = "shflUp";
+        switch (r.nextBoolean() ? -1 : r.nextInt(6)) {
+            case 0 -> bound = String.valueOf(pickInt(8, 16, 32));
+            case 1 -> width = ", " + pickInt(8, 16, 32);
+            case 2 -> start = "2";
+            case 3 -> cmp = ">";
+            case 4 -> op = pick("^=", "-=", "|=");
+            case 5 -> shfl = "shflDown";
+            default -> { }
+        }
+        line("int " + v + " = " + expr(T.INT, maxDepth - 1) + ";");
+        line("for (int " + d + " = " + start + "; " + d + " < " + bound + "; " + d + " <<= 1) {");
+        line("    int " + below + " = t." + shfl + "(" + v + ", " + d + width + ");");
+        line("    if (t.laneId() " + cmp + " " + d + ") {");
+        line("        " + v + " " + op + " " + below + ";");
+        line("    }");
+        line("}");
+        scopes.peek().add(new Var(v, T.INT, true));
     }
 
     /** A loop whose trip count is the same for every thread of the CTA (it may differ between CTAs). */
@@ -817,7 +1049,7 @@ public final class KernelGenerator {
             return "s" + prefix;
         } else if (type == T.INT) {
             return pick("gid", "t.threadIdxX()", "t.blockIdxX()", "t.blockDimX()", "t.laneId()", "t.warpId()", "n",
-                    twoD ? "t.threadIdxY()" : "t.gridDimX()");
+                    threeD ? "t.threadIdxZ()" : twoD ? "t.threadIdxY()" : "t.gridDimX()");
         } else {
             return literal(type);
         }

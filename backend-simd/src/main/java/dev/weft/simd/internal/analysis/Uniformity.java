@@ -199,6 +199,19 @@ public final class Uniformity {
         return false;
     }
 
+    /**
+     * Where operand {@code i} of a phi of block {@code b} is used: at the end of the predecessor it comes from,
+     * except on an edge that leaves a loop, where it is used outside the loop, at {@code b}. A value of a divergent
+     * loop carried out by the exit edge to a phi is each thread's value of the iteration it left at, as any use
+     * after the loop sees it ({@code if (u) { for (k = gid % 6; k > 0; k--) v -= v; } out = v}: v's phi after the
+     * branch).
+     */
+    public Block phiUse(Block b, int i) {
+        Block pred = b.preds.get(i);
+        Cfg.Loop l = cfg.loopOf(pred);
+        return l != null && !l.contains(b) ? b : pred;
+    }
+
     private long operand(Node v, Block use) {
         Shape s = shapeAt(v, use);
         return pack(s, s == Shape.AFFINE ? v.stride : 0);
@@ -216,7 +229,7 @@ public final class Uniformity {
                     && v.op != Op.CONST && v.op != Op.PARAM && v.op != Op.SREG)) {
                 continue; // bottom: a back-edge value not reached yet
             }
-            long p = operand(v, b.preds.get(i));
+            long p = operand(v, phiUse(b, i));
             Shape vs = Shape.values()[(int) (p >>> 32)];
             int vstride = (int) p;
             if (vs == Shape.VARYING) {
@@ -443,8 +456,64 @@ public final class Uniformity {
                     break;
                 }
             }
-            if (leaves) {
-                divergentLoops.add(l);
+            if (leaves && divergentLoops.add(l)) {
+                exitJoins(l);
+            }
+        }
+    }
+
+    /**
+     * Marks the joins of divergent loop {@code l}'s exits. Threads leave it at different iterations and, where it
+     * has several exit edges, along different ones: a block that two exit edges reach is a join even if no
+     * divergent branch's paths meet there in one iteration (the labels of {@link #syncDependence} stop at the back
+     * edge). {@code for (k..) { if (x < k) { r = 1; break; } }} merges the break's {@code r = 1} with the
+     * counted exit's {@code r = 2} in a phi of two constants, which each thread takes from its own exit.
+     */
+    private void exitJoins(Cfg.Loop l) {
+        Map<Block, Block> label = new IdentityHashMap<>();
+        Map<Block, Set<Block>> backLabels = new HashMap<>();
+        int start = Integer.MAX_VALUE;
+        int exits = 0;
+        for (Block x : l.body) {
+            for (Block y : x.succs) {
+                if (l.contains(y)) {
+                    continue;
+                }
+                exits++;
+                if (label.containsKey(y)) {
+                    joins.add(y);
+                }
+                label.put(y, y);
+                start = Math.min(start, cfg.rpoIndex.get(y));
+            }
+        }
+        if (exits < 2) {
+            return;
+        }
+        List<Block> rpo = cfg.rpo;
+        for (int i = start; i < rpo.size(); i++) {
+            Block x = rpo.get(i);
+            Block lx = label.get(x);
+            if (lx == null || l.contains(x)) {
+                continue;
+            }
+            for (Block y : x.succs) {
+                if (cfg.isBackEdge(x, y)) {
+                    labelsAt(backLabels, y).add(lx);
+                    continue;
+                }
+                Block ly = label.get(y);
+                if (ly == null) {
+                    label.put(y, lx);
+                } else if (ly != lx) {
+                    joins.add(y);
+                    label.put(y, y);
+                }
+            }
+        }
+        for (Map.Entry<Block, Set<Block>> e : backLabels.entrySet()) {
+            if (e.getValue().size() >= 2) {
+                joins.add(e.getKey());
             }
         }
     }

@@ -100,7 +100,7 @@ final class AtomicOps {
         Node source = rereadSource(x);
         boolean unrolled = source == null && !used && n <= CodeGen.UNROLLED_ATOMIC_LANES;
         for (int i = 2; i < x.in.size(); i++) {
-            unrolled &= method.isScalar(x.in(i));
+            unrolled &= method.isScalarAt(x.in(i), method.cur);
         }
         int[] idxRegs = new int[method.regs32];
         for (int r = 0; r < method.regs32; r++) {
@@ -270,7 +270,7 @@ final class AtomicOps {
         Kind k = x.kind;
         int s = scratch.get(k);
         for (int i = 2; i < x.in.size(); i++) {
-            if (!method.isScalar(x.in(i))) {
+            if (!method.isScalarAt(x.in(i), method.cur)) {
                 method.storeRegisters(x.in(i), k, s, (i - 1) * n);
             }
         }
@@ -321,7 +321,7 @@ final class AtomicOps {
             cb.arrayLoad(tk);
         }
         for (int i = 2; i < x.in.size(); i++) {
-            if (method.isScalar(x.in(i))) {
+            if (method.isScalarAt(x.in(i), method.cur)) {
                 method.scalar(x.in(i));
                 continue;
             }

@@ -619,7 +619,7 @@ final class MethodGen {
     private void useCheck(Node x, Block b) {
         for (int i = 0; i < x.in.size(); i++) {
             Node op = x.in(i);
-            Block useBlock = x.op == Op.PHI ? b.preds.get(i) : b;
+            Block useBlock = x.op == Op.PHI ? u.phiUse(b, i) : b;
             if (u.crossesDivergentLoop(op, useBlock)) {
                 needShadow(op);
             }
@@ -1794,6 +1794,16 @@ final class MethodGen {
         return storage.get(x) instanceof Storage.Scalar || storage.get(x) instanceof Storage.Const;
     }
 
+    /**
+     * {@link #isScalar} at a use in block {@code use}: not where {@code x} is read after a divergent loop that
+     * defines it. Uniform inside the loop (a counter), it holds only the last iteration's value there; lanes that
+     * left earlier have theirs in its shadow ({@link #at}).
+     */
+    boolean isScalarAt(Node x, Block use) {
+        Storage st = at(x, use);
+        return st instanceof Storage.Scalar || st instanceof Storage.Const;
+    }
+
     void scalar(Node x) {
         Storage st = storage.get(x);
         if (st instanceof Storage.Scalar s) {
@@ -2447,7 +2457,8 @@ final class MethodGen {
                         if (tmp != null) {
                             cb.aload(((Storage.Vectors) tmp).slots()[r]);
                         } else {
-                            vector(src, r, b);
+                            // leaving a divergent loop: each thread's value from the shadow
+                            vector(src, r, u.phiUse(s, pi));
                         }
                         if (!assign) {
                             int[] dm = edgeDerived.get(k);

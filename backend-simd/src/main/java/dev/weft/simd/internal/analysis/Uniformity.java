@@ -422,32 +422,7 @@ public final class Uniformity {
             }
             label.put(s, s);
         }
-        List<Block> rpo = cfg.rpo;
-        for (int i = start + 1; i < rpo.size(); i++) {
-            Block x = rpo.get(i);
-            Block lx = label.get(x);
-            if (lx == null) {
-                continue;
-            }
-            for (Block y : x.succs) {
-                if (cfg.isBackEdge(x, y)) {
-                    labelsAt(backLabels, y).add(lx);
-                    continue;
-                }
-                Block ly = label.get(y);
-                if (ly == null) {
-                    label.put(y, lx);
-                } else if (ly != lx) {
-                    joins.add(y);
-                    label.put(y, y);
-                }
-            }
-        }
-        for (Map.Entry<Block, Set<Block>> e : backLabels.entrySet()) {
-            if (e.getValue().size() >= 2) {
-                joins.add(e.getKey());
-            }
-        }
+        propagateLabels(label, backLabels, start + 1, null);
         for (Cfg.Loop l = cfg.loopOf(b); l != null; l = l.parent) {
             boolean leaves = false;
             for (Block y : label.keySet()) {
@@ -490,11 +465,20 @@ public final class Uniformity {
         if (exits < 2) {
             return;
         }
+        propagateLabels(label, backLabels, start, l);
+    }
+
+    /**
+     * Hands each labelled block's label on along its edges, in reverse post-order from index {@code from}: a block
+     * that two labels reach is a join and labels itself, and so is a loop header whose back edges bring two labels
+     * ({@code backLabels}, which the caller may seed). Blocks of {@code skip} (may be null) hand nothing on.
+     */
+    private void propagateLabels(Map<Block, Block> label, Map<Block, Set<Block>> backLabels, int from, Cfg.Loop skip) {
         List<Block> rpo = cfg.rpo;
-        for (int i = start; i < rpo.size(); i++) {
+        for (int i = from; i < rpo.size(); i++) {
             Block x = rpo.get(i);
             Block lx = label.get(x);
-            if (lx == null || l.contains(x)) {
+            if (lx == null || skip != null && skip.contains(x)) {
                 continue;
             }
             for (Block y : x.succs) {

@@ -216,6 +216,14 @@ public final class CodeGen {
      */
     static final boolean PHI_COLUMNS = !"false".equals(System.getProperty("weft.simd.phiColumns"));
 
+    /**
+     * The last active thread's value of a store to one element read from its register ({@code lane}), not stored
+     * with the whole group to scratch and read back: the read of one lane just after the vector stores could not
+     * be forwarded from them and waited for them to reach the cache (8% of the scan's first phase, whose warps
+     * each store lane 31's sum). {@code -Dweft.simd.laneInRegister=false} for A/B.
+     */
+    static final boolean LANE_IN_REGISTER = !"false".equals(System.getProperty("weft.simd.laneInRegister"));
+
     /** The largest stride, either way, of a store done as one scalar store per lane (see {@code MemoryOps.stridedStore}). */
     static final int MAX_STORE_STRIDE = 1 << 20;
 

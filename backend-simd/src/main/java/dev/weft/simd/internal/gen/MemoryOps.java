@@ -529,26 +529,23 @@ final class MemoryOps {
         }
     }
 
-    /**
-     * The last active thread's value of a store to one element read from its register ({@code lane}), not stored
-     * with the whole group to scratch and read back: the read of one lane just after the vector stores could not
-     * be forwarded from them and waited for them to reach the cache (8% of the scan's first phase, whose warps
-     * each store lane 31's sum). {@code -Dweft.simd.laneInRegister=false} for A/B.
-     */
-    static final boolean LANE_IN_REGISTER = !"false".equals(System.getProperty("weft.simd.laneInRegister"));
+    /** Pushes the last active thread's lane in the group, {@code 63 - nlz(bits)} ({@link MethodGen#bitsSlot}, not 0). */
+    private void lastActiveThread() {
+        cb.bipush(63);
+        cb.lload(method.bitsSlot);
+        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfLeadingZeros", mt(CD_int, CD_long));
+        cb.isub();
+    }
 
     /**
-     * Pushes lane {@code 63 - nlz(bits)} of {@code val} (the last active thread, {@link MethodGen#bitsSlot} holding
-     * the active threads and not 0): a branch per register but the last picks the register, {@code lane} the lane.
+     * Pushes the last active thread's lane of {@code val} ({@link #lastActiveThread}): a branch per register but the
+     * last picks the register, {@code lane} the lane (see {@link CodeGen#LANE_IN_REGISTER}).
      */
     private void lastActiveLane(Node val, Kind ek) {
         int lanes = method.lanes(ek);
         int regs = method.regs(ek);
         int last = method.temp(TypeKind.INT);
-        cb.bipush(63);
-        cb.lload(method.bitsSlot);
-        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfLeadingZeros", mt(CD_int, CD_long));
-        cb.isub();
+        lastActiveThread();
         cb.istore(last);
         Label picked = cb.newLabel();
         for (int r = 0; r < regs; r++) {
@@ -602,7 +599,7 @@ final class MemoryOps {
             method.scalar(idx);
             if (method.shapeAt(val, method.cur) == Shape.UNIFORM) {
                 method.scalar(val);
-            } else if (LANE_IN_REGISTER) {
+            } else if (CodeGen.LANE_IN_REGISTER) {
                 lastActiveLane(val, ek);
             } else {
                 int s = scratch.get(ek);
@@ -613,10 +610,7 @@ final class MemoryOps {
                     cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
                 }
                 cb.aload(s);
-                cb.bipush(63);
-                cb.lload(method.bitsSlot);
-                cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfLeadingZeros", mt(CD_int, CD_long));
-                cb.isub();
+                lastActiveThread();
                 cb.arrayLoad(Vec.typeKind(ek));
             }
             cb.arrayStore(Vec.typeKind(ek));

@@ -33,10 +33,17 @@ import org.openjdk.jmh.infra.Blackhole;
  * output per thread; this is the kernel fast GPU sgemms are built on (Volkov and Demmel's register
  * blocking): a CTA of 16 × 16 threads computes a 64 × 64 block of C, each thread a 4 × 4 block of it in 16
  * register accumulators; per step of k the CTA loads a 64 × 16 slice of A and a 16 × 64 slice of B into
- * shared memory cooperatively (four elements per thread each, A stored transposed so that a thread's four
- * A values of one k are a column), and every value a thread reads from shared memory feeds four FMAs.
- * A thread's rows are {@code ty + 16·i} and its columns {@code tx + 16·j}, so each of its 16 stores, and
- * each shared read of B, is contiguous across the lanes of a warp (coalesced, in CUDA's terms).
+ * shared memory cooperatively (four elements per thread each, both slices stored as they lie in A and B),
+ * and every value a thread reads from shared memory feeds four FMAs. A thread's rows are {@code ty + 16·i}
+ * and its columns {@code tx + 16·j}, so each of its 16 stores, and each shared read of B, is contiguous
+ * across the lanes of a warp (coalesced, in CUDA's terms), and each shared read of A is one address per row
+ * of threads (a broadcast).
+ *
+ * <p>Why A's slice is not transposed, as in many CUDA sgemms: those read a thread's rows of A, which are
+ * consecutive there, with one {@code float4} from the transposed slice. This kernel's rows are 16 apart,
+ * so the transpose would buy its reads nothing, and its store would cost: consecutive threads would write
+ * words 64 apart, a 16-way bank conflict on a GPU and a scatter of every register here. Stored so until
+ * session 14, paired against the Vector API code in alternating runs: 0.40-0.43 transposed, 0.49-0.50 not.
  *
  * <p>The Vector API variant is the same algorithm as CPU BLAS writes it: the register block is 6 rows by
  * two vectors of C (12 accumulators; with 8-lane AVX2 vectors, 12 of the 16 ymm registers), a 192-deep
@@ -137,7 +144,7 @@ public class SgemmRegisterBlockedBenchmark {
      */
     static Kernel sgemmKernel(int n, float[] a, float[] b, float[] c) {
         return t -> {
-            float[] as = t.sharedFloats(BK * BM);   // as[k * BM + m]: A's slice, transposed
+            float[] as = t.sharedFloats(BM * BK);   // as[m * BK + k]
             float[] bs = t.sharedFloats(BK * BN);   // bs[k * BN + j]
             int tx = t.threadIdxX();
             int ty = t.threadIdxY();
@@ -153,15 +160,15 @@ public class SgemmRegisterBlockedBenchmark {
                 // (consecutive threads read consecutive k of a row), element e of B's is row e / BN, column e % BN.
                 for (int r = 0; r < LOADS; r++) {
                     int e = r * CTA_THREADS + tid;
-                    as[(e & (BK - 1)) * BM + (e >> LOG_BK)] = a[(row0 + (e >> LOG_BK)) * n + k0 + (e & (BK - 1))];
+                    as[e] = a[(row0 + (e >> LOG_BK)) * n + k0 + (e & (BK - 1))];
                     bs[e] = b[(k0 + (e >> LOG_BN)) * n + col0 + (e & (BN - 1))];
                 }
                 t.syncThreads();
                 for (int kk = 0; kk < BK; kk++) {
-                    float a0 = as[kk * BM + ty];
-                    float a1 = as[kk * BM + ty + THREADS_Y];
-                    float a2 = as[kk * BM + ty + 2 * THREADS_Y];
-                    float a3 = as[kk * BM + ty + 3 * THREADS_Y];
+                    float a0 = as[ty * BK + kk];
+                    float a1 = as[(ty + THREADS_Y) * BK + kk];
+                    float a2 = as[(ty + 2 * THREADS_Y) * BK + kk];
+                    float a3 = as[(ty + 3 * THREADS_Y) * BK + kk];
                     float b0 = bs[kk * BN + tx];
                     float b1 = bs[kk * BN + tx + THREADS_X];
                     float b2 = bs[kk * BN + tx + 2 * THREADS_X];

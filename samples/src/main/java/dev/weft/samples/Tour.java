@@ -27,7 +27,8 @@ public final class Tour {
             Sample09_StreamsAndEvents::main,
             Sample10_BadInput::main,
             Sample11_SfuAccuracy::main,
-            Sample12_SimtVersusSimd::main);
+            Sample12_SimtVersusSimd::main,
+            Sample13_AccessPatterns::main);
 
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("all")) {

@@ -82,7 +82,8 @@ public final class KernelGenerator {
      * @param barriers use shared memory and barriers in CTA-uniform control flow
      * @param warpOps use warp votes and shuffles where every live thread of the warp reaches them
      */
-    public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps) {
+    public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps, boolean extras,
+            boolean faults) {
 
         /** Without barriers or warp operations. */
         public Options(boolean tolerantMath, int statementBudget) {
@@ -94,14 +95,36 @@ public final class KernelGenerator {
             this(tolerantMath, statementBudget, barriers, false);
         }
 
+        /** Without the extra constructs and faults. */
+        public Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps) {
+            this(tolerantMath, statementBudget, barriers, warpOps, false, false);
+        }
+
         /** These options with shared memory and barriers. */
         public Options withBarriers() {
-            return new Options(tolerantMath, statementBudget, true, warpOps);
+            return new Options(tolerantMath, statementBudget, true, warpOps, extras, faults);
         }
 
         /** These options with warp votes and shuffles. */
         public Options withWarpOps() {
-            return new Options(tolerantMath, statementBudget, barriers, true);
+            return new Options(tolerantMath, statementBudget, barriers, true, extras, faults);
+        }
+
+        /**
+         * These options with the constructs added in session 14 (see {@link KernelGenerator}): switches, labelled
+         * jumps, bit and rounding intrinsics, SFU calls, guarded divisions and gathers, more atomics. A knob of its
+         * own so that the seeds generated without it keep their programs.
+         */
+        public Options withExtras() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, true, faults);
+        }
+
+        /**
+         * These options with statements that may fault on some threads (one kind per kernel: a division by zero,
+         * an index out of bounds, or a convergence error); both executors must then fail alike.
+         */
+        public Options withFaults() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, true);
         }
 
         /** Exact operations only, about 25 statements. */
@@ -125,7 +148,12 @@ public final class KernelGenerator {
      * @param block the CTA shape
      * @param n the problem size: threads at or past it return at once
      */
-    public record Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n) {
+    public record Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n, boolean mayFault) {
+
+        /** A program that never faults. */
+        public Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n) {
+            this(seed, simpleName, source, grid, block, n, false);
+        }
 
         /** The class's binary name. */
         public String className() {
@@ -134,7 +162,7 @@ public final class KernelGenerator {
 
         /** This program with another class name and source, for mutants. */
         public Program withSource(String newSimpleName, String newSource) {
-            return new Program(seed, newSimpleName, newSource, grid, block, n);
+            return new Program(seed, newSimpleName, newSource, grid, block, n, mayFault);
         }
     }
 
@@ -189,6 +217,25 @@ public final class KernelGenerator {
     /** The slices of the atomic arrays taken so far, per type. */
     private final int[] atomicSlices = new int[4];
 
+    /** What a fault statement may do to a kernel of {@link Options#faults}: one kind per kernel. */
+    private enum FaultKind { DIVIDE, INDEX, CONVERGENCE }
+
+    /** The enclosing loops, innermost first, for labelled jumps (extras). */
+    private record Loop(String label, boolean uniform) {
+    }
+
+    private final Deque<Loop> loops = new ArrayDeque<>();
+    /** Extras: the innermost construct a plain {@code break} leaves is a switch. */
+    private boolean switchInnermost;
+    private FaultKind faultKind;
+    private int faultsPlaced;
+    /**
+     * Extras in barrier mode: the one atomic operation (per kernel, so that updates of one phase commute) that
+     * divergent code applies to the shared arrays {@code shA} and {@code shAF}.
+     */
+    private String sharedAtomicOp;
+    private String sharedAtomicFloatOp;
+
     private KernelGenerator(long seed, Options options) {
         this.r = new SplittableRandom(seed);
         this.options = options;
@@ -229,6 +276,9 @@ public final class KernelGenerator {
             // Every thread must reach every barrier, so none may return at a gid >= n guard.
             n = threads;
         }
+        if (options.faults) {
+            faultKind = options.barriers || options.warpOps ? pick(FaultKind.values()) : pick(FaultKind.DIVIDE, FaultKind.INDEX);
+        }
 
         line("package " + PACKAGE + ";");
         line("");
@@ -263,6 +313,13 @@ public final class KernelGenerator {
             line("float[] shF = t.sharedFloats(nt);");
             line("double[] shD = t.sharedDoubles(nt);");
             line("int[] shP = t.sharedInts(nt);");
+            if (options.extras) {
+                // Arrays of other lengths (padded, doubled), and two that divergent code updates atomically.
+                sharedAtomicOp = pick("add", "xor", "or", "and", "min", "max", "add");
+                sharedAtomicFloatOp = pick("min", "max");
+                line("int[] shA = t.sharedInts(nt + " + r.nextInt(0, 3) + ");");
+                line("float[] shAF = t.sharedFloats(2 * nt);");
+            }
             uniformControl = true;
         } else {
             line("if (gid >= n) {");
@@ -272,9 +329,17 @@ public final class KernelGenerator {
             uniformControl = options.warpOps;
         }
         block(0);
+        if (options.faults && faultsPlaced == 0) {
+            faultStatement();
+        }
         if (options.barriers) {
             // At least one exchange in every barrier kernel.
             exchange();
+            if (options.extras) {
+                line("t.syncThreads();");
+                line(output(T.INT, r.nextInt(4)) + " ^= shA[" + slot() + "];");
+                line(output(T.FLOAT, r.nextInt(4)) + " += shAF[" + slot() + " + " + pick("0", "nt") + "];");
+            }
         }
         line(output(T.INT, 0) + " += " + expr(T.INT, maxDepth) + ";");
         line(output(T.LONG, 0) + " ^= " + expr(T.LONG, maxDepth) + ";");
@@ -288,7 +353,7 @@ public final class KernelGenerator {
         line("}");
         indent--;
         line("}");
-        return new Program(seed, name, out.toString(), grid, block, n);
+        return new Program(seed, name, out.toString(), grid, block, n, options.faults);
     }
 
     // ---- helpers -------------------------------------------------------------------------------
@@ -372,6 +437,14 @@ public final class KernelGenerator {
     private void statement(int depth) {
         budget--;
         boolean canNest = depth < 3;
+        if (options.faults && inKernel && faultsPlaced < 2 && r.nextInt(100) < 8) {
+            faultStatement();
+            return;
+        }
+        if (options.extras && r.nextInt(100) < 14) {
+            extraStatement(depth, canNest);
+            return;
+        }
         if (options.barriers && inKernel && uniformControl && r.nextInt(100) < 22) {
             barrierStatement(depth, canNest);
             return;
@@ -404,9 +477,9 @@ public final class KernelGenerator {
             ifStatement(depth);
         } else if (roll < 80 && canNest && loopDepth < 2) {
             loop(depth);
-        } else if (roll < 86 && loopDepth > 0 && !((options.barriers || options.warpOps) && innermostLoopUniform)) {
+        } else if (roll < 86 && (loopDepth > 0 || switchInnermost) && !((options.barriers || options.warpOps) && innermostLoopUniform)) {
             line("if (" + expr(T.BOOL, 2) + ") {");
-            line("    " + (r.nextBoolean() ? "break;" : "continue;"));
+            line("    " + jump() + ";");
             line("}");
         } else if (roll < 88 && inKernel && !options.barriers) {
             line("if (" + expr(T.BOOL, 2) + ") {");
@@ -429,6 +502,31 @@ public final class KernelGenerator {
         } else {
             assignment();
         }
+    }
+
+    /** A break or continue: of the innermost loop, of the switch, or (extras) of an enclosing loop by label. */
+    private String jump() {
+        if (!options.extras) {
+            return r.nextBoolean() ? "break" : "continue";
+        }
+        List<Loop> targets = new ArrayList<>();
+        for (Loop l : loops) {
+            // A divergent jump may not leave a loop that holds barriers or warp operations.
+            if ((options.barriers || options.warpOps) && l.uniform) {
+                break;
+            }
+            targets.add(l);
+        }
+        if (switchInnermost && (targets.isEmpty() || r.nextBoolean())) {
+            return "break";
+        }
+        if (targets.isEmpty()) {
+            return r.nextBoolean() ? "break" : "continue";
+        }
+        Loop target = targets.get(r.nextInt(targets.size()));
+        boolean innermost = target == loops.peek() && !switchInnermost;
+        String kind = r.nextBoolean() ? "break" : "continue";
+        return innermost && r.nextBoolean() ? kind : kind + " " + target.label;
     }
 
     private void assignment() {
@@ -568,7 +666,17 @@ public final class KernelGenerator {
     }
 
     private void transcendentalStore() {
-        String f = pick("sin", "cos", "tan", "exp", "log", "pow");
+        String f = options.extras && r.nextBoolean()
+                ? pick("asin", "acos", "atan", "expm1", "log1p", "cbrt", "log10", "hypot")
+                : pick("sin", "cos", "tan", "exp", "log", "pow");
+        if (f.equals("hypot")) {
+            if (r.nextBoolean()) {
+                line("fm[gid] = (float) Math.hypot(" + expr(T.FLOAT, 2) + ", " + expr(T.FLOAT, 1) + ");");
+            } else {
+                line("dm[gid] = Math.hypot(" + expr(T.DOUBLE, 2) + ", " + expr(T.DOUBLE, 1) + ");");
+            }
+            return;
+        }
         if (r.nextBoolean()) {
             String arg = f.equals("pow") ? expr(T.FLOAT, 2) + ", " + expr(T.FLOAT, 1) : expr(T.FLOAT, 2);
             line("fm[gid] = (float) Math." + f + "(" + arg + ");");
@@ -613,14 +721,24 @@ public final class KernelGenerator {
     private void anyLoop(int depth) {
         loopDepth++;
         String bound = tripCount();
+        String label = "L" + nextName;
+        String prefix = options.extras ? label + ": " : "";
+        boolean wasSwitch = switchInnermost;
+        switchInnermost = false;
+        loops.push(new Loop(label, false));
         switch (r.nextInt(4)) {
             case 0, 1 -> {
                 String k = "k" + nextName++;
                 scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
-                if (r.nextBoolean()) {
-                    nested("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
+                if (options.extras && inKernel && r.nextInt(3) == 0) {
+                    // A step that differs per thread, or a bound that moves with an enclosing counter.
+                    String step = pick("1 + (ia[gid] & 1)", "2", "1 + (t.laneId() & 1)", "(gid & 3) + 1");
+                    nested(prefix + "for (int " + k + " = " + r.nextInt(0, 2) + "; " + k + " < " + bound + "; " + k + " += " + step + ") {",
+                            trace(k), depth, "}");
+                } else if (r.nextBoolean()) {
+                    nested(prefix + "for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
                 } else {
-                    nested("for (int " + k + " = " + bound + "; " + k + " > 0; " + k + "--) {", trace(k), depth, "}");
+                    nested(prefix + "for (int " + k + " = " + bound + "; " + k + " > 0; " + k + "--) {", trace(k), depth, "}");
                 }
                 scopes.pop();
             }
@@ -628,7 +746,7 @@ public final class KernelGenerator {
                 String c = "c" + nextName++;
                 line("int " + c + " = 0;");
                 scopes.peek().add(new Var(c, T.INT, false));
-                line("while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ") {");
+                line(prefix + "while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ") {");
                 indent++;
                 line(c + "++;");
                 String first = trace(c);
@@ -643,7 +761,7 @@ public final class KernelGenerator {
                 String c = "c" + nextName++;
                 line("int " + c + " = 0;");
                 scopes.peek().add(new Var(c, T.INT, false));
-                line("do {");
+                line(prefix + "do {");
                 indent++;
                 line(c + "++;");
                 String first = trace(c);
@@ -655,6 +773,8 @@ public final class KernelGenerator {
                 line("} while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ");");
             }
         }
+        loops.pop();
+        switchInnermost = wasSwitch;
         loopDepth--;
     }
 
@@ -662,6 +782,17 @@ public final class KernelGenerator {
     private String tripCount() {
         if (!inKernel) {
             return String.valueOf(r.nextInt(0, 6));
+        }
+        if (options.extras && r.nextInt(5) == 0) {
+            // Triangular nests: a bound from an enclosing loop's counter, or from data in long or float.
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (!v.assignable && v.type == T.INT && r.nextBoolean()) {
+                        return "(" + v.name + " + " + r.nextInt(0, 2) + ")";
+                    }
+                }
+            }
+            return pick("((int) (la[gid] >>> 61))", "((int) Math.abs(fa[gid]) & 7)", "(Integer.bitCount(ia[gid]) & 7)");
         }
         return switch (r.nextInt(7)) {
             case 0 -> String.valueOf(r.nextInt(0, 7));
@@ -672,6 +803,356 @@ public final class KernelGenerator {
             case 5 -> "(t.laneId() & 3)";
             default -> "((int) la[gid] & 5)";
         };
+    }
+
+    // ---- extras (Options.extras) -----------------------------------------------------------------
+
+    private void extraStatement(int depth, boolean canNest) {
+        int roll = r.nextInt(100);
+        if (roll < 30 && canNest) {
+            switchStatement(depth);
+        } else if (roll < 45 && inKernel) {
+            extraGlobalAtomic();
+        } else if (roll < 65 && inKernel && options.barriers) {
+            // Divergent code too: one operation per kernel, so the updates of a phase commute.
+            if (r.nextBoolean()) {
+                line("Atomics." + sharedAtomicOp + "(shA, (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(T.INT, 2) + ");");
+            } else {
+                line("Atomics." + sharedAtomicFloatOp + "(shAF, (" + expr(T.INT, 1) + " & 0x7fffffff) % (2 * nt), " + expr(T.FLOAT, 2) + ");");
+            }
+        } else if (roll < 75 && inKernel && options.warpOps && !options.barriers && uniformControl && canNest) {
+            // A warp operation in a divergent branch whose other side returns: the threads that meet it are all the
+            // warp has left, so it is well defined, and the control after the branch is warp-uniform again.
+            boolean wasUniform = uniformControl;
+            line("if (" + expr(T.BOOL, 2) + ") {");
+            indent++;
+            scopes.push(new ArrayList<>());
+            uniformControl = true;
+            warpStatement(depth + 1, false);
+            observe(scopes.peek());
+            scopes.pop();
+            indent--;
+            line("} else {");
+            indent++;
+            if (r.nextBoolean()) {
+                scopes.push(new ArrayList<>());
+                store();
+                scopes.pop();
+            }
+            line("return;");
+            indent--;
+            line("}");
+            uniformControl = wasUniform;
+        } else {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + extraExpr(type, maxDepth - 1) + ";");
+            scopes.peek().add(new Var(name, type, true));
+        }
+    }
+
+    /**
+     * A switch statement (dense cases: tableswitch; sparse: lookupswitch), cases falling through or not, on a
+     * per-thread value, or on a CTA-uniform one where barriers and warp operations may sit in the cases.
+     */
+    private void switchStatement(int depth) {
+        boolean uniform = (options.barriers || options.warpOps) && inKernel && uniformControl && r.nextBoolean();
+        String selector = uniform ? pick("(si & 3)", "(t.blockIdxX() % 3)", "(n & 7)", "(int) (sl & 3)")
+                : switch (r.nextInt(4)) {
+                    case 0 -> "(" + expr(T.INT, 2) + " & 3)";
+                    case 1 -> "(" + expr(T.INT, 1) + " % 5)";
+                    case 2 -> inKernel ? "t.laneId()" : "(" + expr(T.INT, 1) + " >>> 29)";
+                    default -> expr(T.INT, 2);
+                };
+        if (uniform && !uniformCounters.isEmpty() && r.nextBoolean()) {
+            selector = uniformCounters.peek();
+        }
+        boolean dense = r.nextBoolean();
+        int cases = r.nextInt(1, 5);
+        List<Integer> keys = new ArrayList<>();
+        while (keys.size() < cases) {
+            int k = dense ? r.nextInt(-1, 6) : pickInt(-7, 0, 1, 3, 31, 100, 1000, -1000, 65536, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            if (!keys.contains(k)) {
+                keys.add(k);
+            }
+        }
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        uniformControl = uniform;
+        // A conditional break of a uniform switch would make the rest of the case divergent.
+        innermostLoopUniform = uniform;
+        switchInnermost = true;
+        // As an int: a narrowing cast in the selector would make it a short switch, whose large cases do not compile.
+        line("switch ((int) " + selector + ") {");
+        indent++;
+        boolean hasDefault = r.nextBoolean();
+        for (int i = 0; i <= keys.size(); i++) {
+            if (i == keys.size() && !hasDefault) {
+                break;
+            }
+            int key = i < keys.size() ? keys.get(i) : 0;
+            line(i == keys.size() ? "default: {" : "case " + (key == Integer.MIN_VALUE ? "Integer.MIN_VALUE" : key == Integer.MAX_VALUE
+                    ? "Integer.MAX_VALUE" : String.valueOf(key)) + ": {");
+            indent++;
+            scopes.push(new ArrayList<>());
+            block(depth + 1);
+            observe(scopes.peek());
+            scopes.pop();
+            if (r.nextInt(3) != 0) {
+                line("break;");
+            }
+            indent--;
+            line("}");
+        }
+        indent--;
+        line("}");
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+        switchInnermost = wasSwitch;
+    }
+
+    /**
+     * A global atomic whose final value does not depend on the order of the threads: an exchange to one constant,
+     * a compare-and-swap from one constant to another (float and double too), increments and decrements.
+     */
+    private void extraGlobalAtomic() {
+        T type = numeric();
+        int slice = atomicSlices[type.ordinal()];
+        if (slice >= ATOMIC_LENGTH / ATOMIC_SLICE) {
+            store();
+            return;
+        }
+        atomicSlices[type.ordinal()]++;
+        String array = switch (type) {
+            case INT -> "ai";
+            case LONG -> "al";
+            case FLOAT -> "af";
+            default -> "ad";
+        };
+        String index = slice * ATOMIC_SLICE + " + (" + pick("t.laneId()", "gid", expr(T.INT, 1), "t.warpId()") + " & " + (ATOMIC_SLICE - 1) + ")";
+        String guard = r.nextBoolean() ? null : expr(T.BOOL, 2);
+        if (guard != null) {
+            line("if (" + guard + ") {");
+            indent++;
+        }
+        if (r.nextBoolean()) {
+            line("Atomics.exchange(" + array + ", " + index + ", " + literal(type) + ");");
+        } else {
+            // From a value the arrays hold (their inputs include small integers) to another.
+            String from = switch (type) {
+                case INT -> String.valueOf(r.nextInt(-2, 3));
+                case LONG -> r.nextInt(-2, 3) + "L";
+                case FLOAT -> r.nextInt(-2, 3) + "f";
+                default -> r.nextInt(-2, 3) + "d";
+            };
+            line("Atomics.compareAndSwap(" + array + ", " + index + ", " + from + ", " + literal(type) + ");");
+        }
+        if (guard != null) {
+            indent--;
+            line("}");
+        }
+    }
+
+    /** Functions the compiler lowers that the base generator does not call: bit counts and rotations, rounding, bits. */
+    private String extraExpr(T type, int d) {
+        int e = Math.max(0, d);
+        String i1 = expr(T.INT, e);
+        return switch (type) {
+            case INT -> switch (r.nextInt(22)) {
+                case 0 -> "Integer.bitCount(" + i1 + ")";
+                case 1 -> "Integer.numberOfLeadingZeros(" + i1 + ")";
+                case 2 -> "Integer.numberOfTrailingZeros(" + i1 + ")";
+                case 3 -> "Integer." + pick("reverse", "reverseBytes", "highestOneBit", "lowestOneBit", "signum") + "(" + i1 + ")";
+                case 4 -> "Integer." + pick("rotateLeft", "rotateRight") + "(" + i1 + ", " + expr(T.INT, e) + ")";
+                case 5 -> "Integer." + pick("compare", "compareUnsigned", "min", "max", "sum") + "(" + i1 + ", " + expr(T.INT, e) + ")";
+                case 6 -> "Long." + pick("bitCount", "numberOfLeadingZeros", "numberOfTrailingZeros", "signum") + "(" + expr(T.LONG, e) + ")";
+                case 7 -> "Long." + pick("compare", "compareUnsigned") + "(" + expr(T.LONG, e) + ", " + expr(T.LONG, e) + ")";
+                case 8 -> "Math.round(" + expr(T.FLOAT, e) + ")";
+                case 9 -> "Math.getExponent(" + expr(r.nextBoolean() ? T.FLOAT : T.DOUBLE, e) + ")";
+                case 10 -> "Float.floatToIntBits(" + expr(T.FLOAT, e) + ")";
+                case 11 -> pick("Float", "Double") .equals("Float") ? "Float.compare(" + expr(T.FLOAT, e) + ", " + expr(T.FLOAT, e) + ")"
+                        : "Double.compare(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 12, 13 -> guardedDivision(T.INT, e);
+                case 14, 15 -> guardedGather(T.INT);
+                case 16, 17 -> switchExpression(T.INT, e);
+                case 18 -> "((" + pick("byte", "short", "char") + ") (" + i1 + " " + pick("+", "*", "-") + " " + expr(T.INT, e) + "))";
+                case 19 -> "(int) Math.signum(" + expr(T.FLOAT, e) + ")";
+                case 20 -> "(" + i1 + " " + pick("<<", ">>", ">>>") + " " + pick("31", "32", "33", "-1", "(-33)", "63", "64") + ")";
+                default -> "(" + condition(e) + " " + pick("&", "|", "^") + " " + condition(e) + " ? " + i1 + " : " + expr(T.INT, e) + ")";
+            };
+            case LONG -> switch (r.nextInt(13)) {
+                case 0 -> "Long." + pick("reverse", "reverseBytes", "highestOneBit", "lowestOneBit") + "(" + expr(T.LONG, e) + ")";
+                case 1 -> "Long." + pick("rotateLeft", "rotateRight") + "(" + expr(T.LONG, e) + ", " + i1 + ")";
+                case 2 -> "Math.multiplyHigh(" + expr(T.LONG, e) + ", " + expr(T.LONG, e) + ")";
+                case 3 -> "Math.round(" + expr(T.DOUBLE, e) + ")";
+                case 4 -> "Double.doubleToLongBits(" + expr(T.DOUBLE, e) + ")";
+                case 5 -> "Integer.toUnsignedLong(" + i1 + ")";
+                case 6 -> "Long." + pick("min", "max", "sum") + "(" + expr(T.LONG, e) + ", " + expr(T.LONG, e) + ")";
+                case 7, 8 -> guardedDivision(T.LONG, e);
+                case 9 -> guardedGather(T.LONG);
+                case 10 -> switchExpression(T.LONG, e);
+                case 11 -> "(" + expr(T.LONG, e) + " " + pick("<<", ">>", ">>>") + " " + pick("63", "64", "65", "-1", "(-65)", "32") + ")";
+                default -> "((long) " + i1 + " * " + i1 + ")";
+            };
+            case FLOAT -> switch (r.nextInt(12)) {
+                case 0 -> "Math." + pick("signum", "ulp", "nextUp", "nextDown") + "(" + expr(T.FLOAT, e) + ")";
+                case 1 -> "Math.scalb(" + expr(T.FLOAT, e) + ", " + pick(i1, "(" + i1 + " % 300)", String.valueOf(r.nextInt(-160, 160))) + ")";
+                case 2 -> "Math.nextAfter(" + expr(T.FLOAT, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 3 -> "Float.intBitsToFloat(" + i1 + ")";
+                case 4 -> "Float." + pick("min", "max", "sum") + "(" + expr(T.FLOAT, e) + ", " + expr(T.FLOAT, e) + ")";
+                case 5, 6 -> "dev.weft.Sfu." + pick("rcp", "rsqrt", "ex2", "lg2", "sin", "cos") + "(" + expr(T.FLOAT, e) + ")";
+                // FastMath is not compiled (the backend declines its calls), so its SFU calls are written out here.
+                case 7 -> "dev.weft.Sfu.ex2(" + expr(T.FLOAT, e) + " * 1.442695f)";
+                case 8 -> "(" + expr(T.FLOAT, e) + " * dev.weft.Sfu.rcp(" + expr(T.FLOAT, e) + "))";
+                case 9 -> guardedGather(T.FLOAT);
+                case 10 -> switchExpression(T.FLOAT, e);
+                default -> "((float) " + expr(T.LONG, e) + " + (float) " + i1 + ")";
+            };
+            default -> switch (r.nextInt(10)) {
+                case 0 -> "Math." + pick("signum", "ulp", "nextUp", "nextDown", "toRadians", "toDegrees") + "(" + expr(T.DOUBLE, e) + ")";
+                case 1 -> "Math.scalb(" + expr(T.DOUBLE, e) + ", " + pick(i1, "(" + i1 + " % 2200)", String.valueOf(r.nextInt(-1100, 1100))) + ")";
+                case 2 -> "Math.nextAfter(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 3 -> "Math.IEEEremainder(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 4 -> "Double.longBitsToDouble(" + expr(T.LONG, e) + ")";
+                case 5 -> "Double." + pick("min", "max", "sum") + "(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 6 -> guardedGather(T.DOUBLE);
+                case 7 -> switchExpression(T.DOUBLE, e);
+                case 8 -> "((double) " + expr(T.FLOAT, e) + " * " + expr(T.LONG, e) + ")";
+                default -> "((double) " + expr(T.LONG, e) + " / " + i1 + ")";
+            };
+        };
+    }
+
+    /** A division whose divisor may be zero (or -1 under MIN_VALUE), taken only where it is not zero. */
+    private String guardedDivision(T type, int e) {
+        String divisor = r.nextBoolean() ? expr(type, e) : "(" + expr(type, e) + " " + pick("& 3", "% 3", ">> 30") + ")";
+        String a = r.nextInt(4) == 0 ? (type == T.INT ? "Integer.MIN_VALUE" : "Long.MIN_VALUE") : expr(type, e);
+        String zero = type == T.INT ? "0" : "0L";
+        String op = pick("/", "%");
+        return r.nextBoolean()
+                ? "(" + divisor + " != " + zero + " ? " + a + " " + op + " " + divisor + " : " + expr(type, e) + ")"
+                : "(" + divisor + " == " + zero + " ? " + expr(type, e) + " : " + a + " " + op + " " + divisor + ")";
+    }
+
+    /** A load at an index that may be out of bounds, taken only where it is in bounds. */
+    private String guardedGather(T type) {
+        if (!inKernel) {
+            return literal(type);
+        }
+        String array = switch (type) {
+            case INT -> "ia";
+            case LONG -> "la";
+            case FLOAT -> "fa";
+            default -> "da";
+        };
+        String i = pick("(gid + " + r.nextInt(-3, 40) + ")", "(gid - t.laneId() * " + r.nextInt(1, 3) + ")", expr(T.INT, 1), "(ia[gid] + gid)");
+        String inBounds = r.nextBoolean() ? i + " >= 0 && " + i + " < n" : "Integer.compareUnsigned(" + i + ", n) < 0";
+        return "(" + inBounds + " ? " + array + "[" + i + "] : " + literal(type) + ")";
+    }
+
+    /** A switch expression over a few cases. */
+    private String switchExpression(T type, int e) {
+        String selector = pick("(" + expr(T.INT, e) + " & 3)", inKernel ? "t.laneId() % 3" : "7", expr(T.INT, e), "(int) (" + expr(T.LONG, e) + " >>> 62)");
+        int a = r.nextInt(-1, 3);
+        int b = a + r.nextInt(1, 3);
+        return "(switch ((int) " + selector + ") { case " + a + " -> " + expr(type, e) + "; case " + b + ", " + (b + 7) + " -> " + expr(type, e)
+                + "; default -> " + expr(type, e) + "; })";
+    }
+
+    // ---- faults (Options.faults) -------------------------------------------------------------------
+
+    /**
+     * A statement that faults in some threads, or none, depending on data: of the kernel's one kind, so that which
+     * thread fails first (a race between the SMs) cannot change the kind of the failure.
+     */
+    private void faultStatement() {
+        faultsPlaced++;
+        switch (faultKind) {
+            case DIVIDE -> {
+                T type = r.nextBoolean() ? T.INT : T.LONG;
+                String divisor = switch (r.nextInt(4)) {
+                    case 0 -> "(" + expr(type, 2) + " & " + pick("3", "255", "0x10000") + ")";
+                    case 1 -> "(" + leaf(type) + " " + pick("& 7", "% 4", ">>> 29") + ")";
+                    case 2 -> type == T.INT ? "(si & 1)" : "(sl & 1)";
+                    default -> type == T.INT ? "(t.laneId() " + pick("- 31", "& 15", "- 5") + ")" : "(long) (gid - " + r.nextInt(0, 300) + ")";
+                };
+                String name = "v" + nextName++;
+                line(type.java + " " + name + " = " + expr(type, 1) + " " + pick("/", "%") + " " + divisor + ";");
+                scopes.peek().add(new Var(name, type, true));
+            }
+            case INDEX -> {
+                T type = numeric();
+                String prefix = switch (type) {
+                    case INT -> "i";
+                    case LONG -> "l";
+                    case FLOAT -> "f";
+                    default -> "d";
+                };
+                String bit = "(" + expr(T.INT, 1) + " & " + pick("1", "64", "1024") + ")";
+                int choice = r.nextInt(options.barriers ? 6 : 4);
+                switch (choice) {
+                    case 0 -> {
+                        // A load past the end of the input.
+                        String name = "v" + nextName++;
+                        line(type.java + " " + name + " = " + prefix + "a[gid + " + pick(bit + " * n", "(" + bit + " == 0 ? 0 : n - gid)",
+                                String.valueOf(r.nextInt(1, 64))) + "];");
+                        scopes.peek().add(new Var(name, type, true));
+                    }
+                    case 1 -> {
+                        // A negative index.
+                        String name = "v" + nextName++;
+                        line(type.java + " " + name + " = " + prefix + "a[gid - (" + bit + " == 0 ? 0 : gid + " + r.nextInt(1, 3) + ")];");
+                        scopes.peek().add(new Var(name, type, true));
+                    }
+                    case 2 -> {
+                        // A store to the thread's own element, or far past the end of the output.
+                        String slot = output(type, r.nextInt(4));
+                        String array = slot.substring(0, slot.indexOf('['));
+                        line(array + "[gid * " + SLOTS + " + " + r.nextInt(4) + " + " + bit + " * n * " + SLOTS + "] = " + expr(type, 1) + ";");
+                    }
+                    case 3 -> {
+                        // A gather whose index may be n.
+                        String name = "v" + nextName++;
+                        line(type.java + " " + name + " = " + prefix + "a[(" + expr(T.INT, 1) + " & 0x7fffffff) % (n + 1)];");
+                        scopes.peek().add(new Var(name, type, true));
+                    }
+                    case 4 -> line("shP[tid + " + bit + " * nt] = " + expr(T.INT, 1) + ";");
+                    default -> {
+                        String name = "v" + nextName++;
+                        line("int " + name + " = shP[tid - (" + bit + " == 0 ? 0 : nt)];");
+                        scopes.peek().add(new Var(name, T.INT, true));
+                    }
+                }
+            }
+            default -> {
+                // A convergence error where threads diverge: a barrier or warp operation in a branch, or a return before a barrier.
+                if (options.barriers && (!options.warpOps || r.nextBoolean())) {
+                    if (r.nextBoolean()) {
+                        line("if (" + expr(T.BOOL, 2) + ") {");
+                        line("    t.syncThreads();");
+                        line("}");
+                    } else {
+                        line("if (" + expr(T.BOOL, 2) + ") {");
+                        line("    return;");
+                        line("}");
+                        line("t.syncThreads();");
+                    }
+                } else {
+                    String v = "v" + nextName++;
+                    line("int " + v + " = 0;");
+                    scopes.peek().add(new Var(v, T.INT, true));
+                    line("if (" + expr(T.BOOL, 2) + ") {");
+                    line("    " + v + " = t." + pick("ballot(" + condition(1) + ")", "shfl(" + expr(T.INT, 1) + ", " + r.nextInt(0, 32) + ")",
+                            "shflXor(" + expr(T.INT, 1) + ", 1)") + ";");
+                    line("}");
+                    if (r.nextBoolean()) {
+                        // Threads that skipped it meet a second warp operation: an error unless the branch was uniform.
+                        line(output(T.INT, r.nextInt(4)) + " ^= t.ballot(" + condition(1) + ");");
+                    }
+                }
+            }
+        }
     }
 
     // ---- barriers (barrier mode, CTA-uniform control only) ----------------------------------------
@@ -843,16 +1324,25 @@ public final class KernelGenerator {
             case 3 -> "(t.blockIdxX() % 3)";
             default -> "(n % 4)";
         };
+        if (options.extras && !uniformCounters.isEmpty() && r.nextInt(3) == 0) {
+            bound = "(" + uniformCounters.peek() + " + 1)";
+        }
         String k = "k" + nextName++;
         boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        switchInnermost = false;
         innermostLoopUniform = true;
         loopDepth++;
         uniformCounters.push(k);
+        loops.push(new Loop("L" + k, true));
         scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
-        nested("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
+        nested((options.extras ? "L" + k + ": " : "") + "for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {",
+                trace(k), depth, "}");
         scopes.pop();
+        loops.pop();
         uniformCounters.pop();
         loopDepth--;
+        switchInnermost = wasSwitch;
         innermostLoopUniform = wasUniformLoop;
     }
 
@@ -887,6 +1377,9 @@ public final class KernelGenerator {
             return leaf(type);
         }
         int d = depth - 1;
+        if (options.extras && r.nextInt(100) < 12) {
+            return extraExpr(type, d);
+        }
         int roll = r.nextInt(100);
         if (roll < 40) {
             return binary(type, d);
@@ -1000,6 +1493,14 @@ public final class KernelGenerator {
     }
 
     private String condition(int depth) {
+        if (options.extras && r.nextInt(100) < 10) {
+            return switch (r.nextInt(5)) {
+                case 0 -> "Float." + pick("isNaN", "isInfinite", "isFinite") + "(" + expr(T.FLOAT, Math.max(0, depth - 1)) + ")";
+                case 1 -> "Double." + pick("isNaN", "isInfinite", "isFinite") + "(" + expr(T.DOUBLE, Math.max(0, depth - 1)) + ")";
+                case 2 -> "(Integer.compareUnsigned(" + expr(T.INT, Math.max(0, depth - 1)) + ", " + expr(T.INT, Math.max(0, depth - 1)) + ") < 0)";
+                default -> "(" + condition(depth - 1) + " " + pick("&", "|", "^") + " " + condition(depth - 1) + ")";
+            };
+        }
         int roll = depth <= 0 ? r.nextInt(60) : r.nextInt(100);
         if (roll < 60) {
             T type = T.NUMERIC[r.nextInt(4)];

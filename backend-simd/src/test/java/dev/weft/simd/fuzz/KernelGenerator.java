@@ -178,7 +178,12 @@ public final class KernelGenerator {
         static final T[] NUMERIC = {INT, LONG, FLOAT, DOUBLE};
     }
 
-    private record Var(String name, T type, boolean assignable) {
+    /** A local; {@code decl} is its declared type where that is narrower than {@code type} (byte, short, char). */
+    private record Var(String name, T type, boolean assignable, String decl) {
+
+        Var(String name, T type, boolean assignable) {
+            this(name, type, assignable, null);
+        }
     }
 
     private record Helper(String name, T result, List<T> params) {
@@ -288,6 +293,37 @@ public final class KernelGenerator {
         line("/** Generated from seed 0x" + Long.toHexString(seed) + " by " + KernelGenerator.class.getSimpleName() + ". */");
         line("public final class " + name + " {");
         indent++;
+        if (options.extras && options.warpOps) {
+            // Helpers that take the thread context or a shared array: warp reductions, a barrier, a slot read.
+            line("static int warpSum(dev.weft.ThreadContext t, int v) {");
+            line("    for (int d = t.warpSize() / 2; d > 0; d >>= 1) {");
+            line("        v += t.shflXor(v, d);");
+            line("    }");
+            line("    return v;");
+            line("}");
+            line("");
+            line("static int warpMax(dev.weft.ThreadContext t, int v) {");
+            line("    for (int d = 1; d < t.warpSize(); d *= 2) {");
+            line("        v = Math.max(v, t.shflDown(v, d));");
+            line("    }");
+            line("    return t.shfl(v, 0);");
+            line("}");
+            line("");
+            line("static int warpCount(dev.weft.ThreadContext t, int v) {");
+            line("    return Integer.bitCount(t.ballot((v & 1) != 0)) + (t.all(v > 0) ? 100 : 0);");
+            line("}");
+            line("");
+        }
+        if (options.extras && options.barriers) {
+            line("static void barrier(dev.weft.ThreadContext t) {");
+            line("    t.syncThreads();");
+            line("}");
+            line("");
+            line("static int read(int[] a, int i) {");
+            line("    return a[i];");
+            line("}");
+            line("");
+        }
         // Barrier kernels get at most one helper: inlined into every phase that calls it, helpers grow them most.
         int helperCount = r.nextInt(0, options.barriers ? 2 : 3);
         for (int h = 0; h < helperCount; h++) {
@@ -550,10 +586,22 @@ public final class KernelGenerator {
             return;
         }
         Var v = targets.get(r.nextInt(targets.size()));
+        if (v.type == T.BOOL) {
+            line(v.name + " " + pick("=", "&=", "|=", "^=") + " " + condition(2) + ";");
+            return;
+        }
+        if (v.decl != null && r.nextBoolean()) {
+            line(v.name + " = (" + v.decl + ") " + expr(T.INT, maxDepth) + ";");
+            return;
+        }
         String op = switch (v.type) {
             case INT, LONG -> pick("=", "=", "+=", "-=", "*=", "^=", "|=", "<<=", ">>=", ">>>=");
             default -> pick("=", "=", "+=", "-=", "*=", "/=");
         };
+        if (v.decl != null && op.equals("=")) {
+            line(v.name + " = (" + v.decl + ") " + expr(v.type, maxDepth) + ";");
+            return;
+        }
         line(v.name + " " + op + " " + expr(v.type, maxDepth) + ";");
     }
 
@@ -651,6 +699,10 @@ public final class KernelGenerator {
             return;
         }
         Var v = scope.get(r.nextInt(scope.size()));
+        if (v.type == T.BOOL) {
+            line(output(T.INT, r.nextInt(4)) + " ^= (" + v.name + " ? " + r.nextInt(1, 1000) + " : 0);");
+            return;
+        }
         String op = v.type == T.INT || v.type == T.LONG ? "^=" : "+=";
         line(output(v.type, r.nextInt(4)) + " " + op + " " + v.name + ";");
     }
@@ -659,6 +711,11 @@ public final class KernelGenerator {
     private void dumpLocals(List<Var> scope) {
         int[] used = new int[4];
         for (Var v : scope) {
+            if (v.type == T.BOOL) {
+                int k = used[T.INT.ordinal()]++;
+                line(output(T.INT, 4 + k % 4) + " ^= (" + v.name + " ? 0x1000 : 0x2000);");
+                continue;
+            }
             int k = used[v.type.ordinal()]++;
             String op = k < 4 ? "=" : v.type == T.INT || v.type == T.LONG ? "^=" : "+=";
             line(output(v.type, 4 + k % 4) + " " + op + " " + v.name + ";");
@@ -730,7 +787,18 @@ public final class KernelGenerator {
             case 0, 1 -> {
                 String k = "k" + nextName++;
                 scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
-                if (options.extras && inKernel && r.nextInt(3) == 0) {
+                if (options.extras && r.nextInt(5) == 0) {
+                    // A long or float counter (not a Var: the body does not read it).
+                    scopes.pop();
+                    scopes.push(new ArrayList<>());
+                    if (r.nextBoolean()) {
+                        nested(prefix + "for (long " + k + " = " + bound + "; " + k + " > 0L; " + k + " -= " + pick("1L", "2L") + ") {",
+                                null, depth, "}");
+                    } else {
+                        nested(prefix + "for (float " + k + " = 0.5f; " + k + " < " + bound + "; " + k + " += " + pick("1f", "0.75f") + ") {",
+                                null, depth, "}");
+                    }
+                } else if (options.extras && inKernel && r.nextInt(3) == 0) {
                     // A step that differs per thread, or a bound that moves with an enclosing counter.
                     String step = pick("1 + (ia[gid] & 1)", "2", "1 + (t.laneId() & 1)", "(gid & 3) + 1");
                     nested(prefix + "for (int " + k + " = " + r.nextInt(0, 2) + "; " + k + " < " + bound + "; " + k + " += " + step + ") {",
@@ -843,6 +911,22 @@ public final class KernelGenerator {
             indent--;
             line("}");
             uniformControl = wasUniform;
+        } else if (roll < 82) {
+            // A flag (a mask when varying) or a narrow int, assigned later like any local.
+            String name = "v" + nextName++;
+            if (r.nextBoolean()) {
+                line("boolean " + name + " = " + condition(2) + ";");
+                scopes.peek().add(new Var(name, T.BOOL, true));
+            } else {
+                String decl = pick("byte", "short", "char");
+                line(decl + " " + name + " = (" + decl + ") " + expr(T.INT, maxDepth - 1) + ";");
+                scopes.peek().add(new Var(name, T.INT, true, decl));
+            }
+        } else if (roll < 88 && inKernel && options.warpOps && uniformControl) {
+            // A warp reduction or vote in a static helper that takes the thread context (inlined).
+            String name = "v" + nextName++;
+            line("int " + name + " = " + pick("warpSum", "warpMax", "warpCount") + "(t, " + expr(T.INT, 1) + ");");
+            scopes.peek().add(new Var(name, T.INT, true));
         } else {
             T type = numeric();
             String name = "v" + nextName++;
@@ -1194,8 +1278,8 @@ public final class KernelGenerator {
         } else {
             line(array + "[tid] = " + expr(type, maxDepth) + ";");
         }
-        line("t.syncThreads();");
-        String read = array + "[" + slot() + "]";
+        line(options.extras && r.nextInt(4) == 0 ? "barrier(t);" : "t.syncThreads();");
+        String read = options.extras && type == T.INT && r.nextInt(3) == 0 ? "read(shI, " + slot() + ")" : array + "[" + slot() + "]";
         if (r.nextBoolean()) {
             String op = type == T.INT || type == T.LONG ? pick("=", "+=", "^=") : pick("=", "+=");
             line(output(type, r.nextInt(4)) + " " + op + " " + read + ";");
@@ -1215,6 +1299,15 @@ public final class KernelGenerator {
 
     /** Another thread's slot: a neighbour, one a warp or half a CTA away, the mirror, or one chosen by data. */
     private String slot() {
+        if (options.extras && (twoD || threeD) && r.nextInt(3) == 0) {
+            // By coordinates: the next row, the next plane, the transposed position within the CTA.
+            String z = threeD ? "t.threadIdxZ()" : "0";
+            return switch (r.nextInt(3)) {
+                case 0 -> "((" + z + " * t.blockDimY() + (t.threadIdxY() + 1) % t.blockDimY()) * t.blockDimX() + t.threadIdxX())";
+                case 1 -> "((((" + z + " + 1) % t.blockDimZ()) * t.blockDimY() + t.threadIdxY()) * t.blockDimX() + t.threadIdxX())";
+                default -> "((" + z + " * t.blockDimY() + t.threadIdxX() % t.blockDimY()) * t.blockDimX() + t.threadIdxY() % t.blockDimX())";
+            };
+        }
         String k = uniformCounters.isEmpty() || r.nextBoolean() ? String.valueOf(r.nextInt(1, 40)) : uniformCounters.peek() + " + 1";
         return switch (r.nextInt(7)) {
             case 0, 1 -> "(tid + " + k + ") % nt";
@@ -1494,6 +1587,17 @@ public final class KernelGenerator {
 
     private String condition(int depth) {
         if (options.extras && r.nextInt(100) < 10) {
+            List<Var> flags = new ArrayList<>();
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (v.type == T.BOOL) {
+                        flags.add(v);
+                    }
+                }
+            }
+            if (!flags.isEmpty() && r.nextBoolean()) {
+                return (r.nextBoolean() ? "!" : "") + flags.get(r.nextInt(flags.size())).name;
+            }
             return switch (r.nextInt(5)) {
                 case 0 -> "Float." + pick("isNaN", "isInfinite", "isFinite") + "(" + expr(T.FLOAT, Math.max(0, depth - 1)) + ")";
                 case 1 -> "Double." + pick("isNaN", "isInfinite", "isFinite") + "(" + expr(T.DOUBLE, Math.max(0, depth - 1)) + ")";

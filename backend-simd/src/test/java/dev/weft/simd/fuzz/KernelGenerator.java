@@ -876,6 +876,14 @@ public final class KernelGenerator {
     // ---- extras (Options.extras) -----------------------------------------------------------------
 
     private void extraStatement(int depth, boolean canNest) {
+        if (inKernel && canNest && loopDepth < 2 && r.nextInt(100) < 30) {
+            strideLoop(depth);
+            return;
+        }
+        if (inKernel && loopDepth < 2 && r.nextInt(100) < 12) {
+            accumulatorLoop();
+            return;
+        }
         int roll = r.nextInt(100);
         if (roll < 30 && canNest) {
             switchStatement(depth);
@@ -933,6 +941,139 @@ public final class KernelGenerator {
             line(type.java + " " + name + " = " + extraExpr(type, maxDepth - 1) + ";");
             scopes.peek().add(new Var(name, type, true));
         }
+    }
+
+    /**
+     * A grid-, block- or warp-stride loop over the inputs, as CUDA reductions and histograms run them: the backend's
+     * fast path (whole iterations without masks while every thread of the group stays in) takes those whose body is
+     * one straight block, and in kernels with barriers may interleave them across groups. Half the bodies are that
+     * (accumulations into locals and an order-free histogram atomic), half any statements.
+     */
+    private void strideLoop(int depth) {
+        String i = "i" + nextName++;
+        // Computed before the loop: the fast path wants a header that only compares (no call, no division).
+        String bound = "m" + i;
+        line("int " + bound + " = " + (r.nextBoolean() ? "Math.min(n, " + r.nextInt(16, 400) + ")" : r.nextInt(1, 300) + " % (n + 1)") + ";");
+        String header = switch (r.nextInt(options.barriers ? 6 : 5)) {
+            case 0 -> "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())";
+            case 1 -> twoD || threeD ? "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())"
+                    : "for (int " + i + " = t.globalIdX(); " + i + " < " + bound + "; " + i + " += t.blockDimX() * t.gridDimX())";
+            case 2 -> "for (int " + i + " = t.laneId(); " + i + " < " + bound + "; " + i + " += t.warpSize())";
+            case 3 -> "for (int " + i + " = " + bound + " - 1 - t.threadIdxX(); " + i + " >= 0; " + i + " -= t.blockDimX())";
+            case 4 -> "for (int " + i + " = t.threadIdxX() * 2; " + i + " < " + bound + "; " + i + " += 2 * t.blockDimX())";
+            default -> "for (int " + i + " = tid; " + i + " < " + bound + "; " + i + " += nt)";
+        };
+        List<Var> accumulators = new ArrayList<>();
+        for (int a = r.nextInt(1, 3); a > 0; a--) {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + literal(type) + ";");
+            Var v = new Var(name, type, true);
+            scopes.peek().add(v);
+            accumulators.add(v);
+        }
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        uniformControl = false;
+        innermostLoopUniform = false;
+        switchInnermost = false;
+        loopDepth++;
+        String label = "L" + i;
+        loops.push(new Loop(label, false));
+        line(label + ": " + header + " {");
+        indent++;
+        scopes.push(new ArrayList<>(List.of(new Var(i, T.INT, false))));
+        for (Var acc : accumulators) {
+            String prefix = switch (acc.type) {
+                case INT -> "i";
+                case LONG -> "l";
+                case FLOAT -> "f";
+                default -> "d";
+            };
+            String x = prefix + "a[" + i + "]";
+            line(switch (acc.type) {
+                case INT -> acc.name + " " + pick("+=", "^=", "|=") + " " + x + pick("", " * " + r.nextInt(1, 9), " >>> " + r.nextInt(0, 8)) + ";";
+                case LONG -> pick(acc.name + " += " + x + " ^ " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
+                case FLOAT -> pick(acc.name + " += " + x + ";", acc.name + " = Math.fma(" + x + ", sf, " + acc.name + ");",
+                        acc.name + " = Math.min(" + acc.name + ", " + x + ");");
+                default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
+            });
+        }
+        if (r.nextBoolean()) {
+            int slice = atomicSlices[T.INT.ordinal()];
+            if (slice < ATOMIC_LENGTH / ATOMIC_SLICE) {
+                atomicSlices[T.INT.ordinal()]++;
+                line("Atomics." + pick("add", "max", "or") + "(ai, " + slice * ATOMIC_SLICE + " + (ia[" + i + "] & " + (ATOMIC_SLICE - 1) + "), "
+                        + pick("1", i, "ia[" + i + "]") + ");");
+            }
+        }
+        if (r.nextBoolean()) {
+            block(depth + 1);
+        }
+        scopes.pop();
+        indent--;
+        line("}");
+        loops.pop();
+        loopDepth--;
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+        switchInnermost = wasSwitch;
+    }
+
+    /**
+     * A loop of one straight block carrying many independent accumulators, as a register-blocked matmul's: the
+     * backend splits such loops into several (LoopFission) when they carry more than 12 units. With faults, one
+     * chain may divide by zero or index out of bounds, which the split loops must keep where it was.
+     */
+    private void accumulatorLoop() {
+        String k = "k" + nextName++;
+        String bound = pick("(ia[gid] & 7)", String.valueOf(r.nextInt(1, 9)), "(si & 7)", "(gid % 5)");
+        List<Var> accumulators = new ArrayList<>();
+        for (int a = r.nextInt(5, 15); a > 0; a--) {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + literal(type) + ";");
+            Var v = new Var(name, type, true);
+            scopes.peek().add(v);
+            accumulators.add(v);
+        }
+        line("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {");
+        indent++;
+        int faultAt = options.faults && faultKind != FaultKind.CONVERGENCE && faultsPlaced < 2 && r.nextBoolean()
+                ? r.nextInt(accumulators.size()) : -1;
+        if (faultAt >= 0) {
+            faultsPlaced++;
+        }
+        for (int j = 0; j < accumulators.size(); j++) {
+            Var acc = accumulators.get(j);
+            String idx = "(" + k + " * " + r.nextInt(1, 8) + " + gid) % n";
+            if (j == faultAt && faultKind == FaultKind.INDEX) {
+                idx = k + " + gid + " + r.nextInt(0, 3);
+            }
+            String prefix = switch (acc.type) {
+                case INT -> "i";
+                case LONG -> "l";
+                case FLOAT -> "f";
+                default -> "d";
+            };
+            String x = prefix + "a[" + idx + "]";
+            if (j == faultAt && faultKind == FaultKind.DIVIDE) {
+                x = acc.type == T.LONG ? "(la[gid] / (la[" + idx + "] & 3))" : acc.type == T.INT ? "(ia[gid] / (ia[" + idx + "] & 3))"
+                        : "(" + x + " + ia[gid] / (ia[(" + k + " + gid) % n] & 3))";
+            }
+            // Now and then a chain reads another's accumulator: the split must keep such groups together.
+            Var other = accumulators.get(r.nextInt(accumulators.size()));
+            String mix = other != acc && other.type == acc.type && r.nextInt(4) == 0 ? " + " + other.name : "";
+            line(switch (acc.type) {
+                case INT -> acc.name + " = " + acc.name + " * " + pick("31", "3", "-1") + " + " + x + mix + ";";
+                case LONG -> acc.name + " += " + x + " * " + k + mix + ";";
+                case FLOAT -> pick(acc.name + " = Math.fma(" + x + ", sf, " + acc.name + ")" + mix + ";", acc.name + " += " + x + mix + ";");
+                default -> acc.name + " = " + acc.name + " * 0.5d + " + x + mix + ";";
+            });
+        }
+        indent--;
+        line("}");
     }
 
     /**

@@ -1416,6 +1416,13 @@ public final class KernelGenerator {
             // One operation per phase, and one whose result does not depend on the order of the threads' updates.
             String op = type == T.INT || type == T.LONG ? pick("add", "add", "min", "max", "and", "or", "xor") : pick("min", "max");
             line("Atomics." + op + "(" + array + ", (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(type, 2) + ");");
+        } else if (options.extras && r.nextInt(3) == 0) {
+            // One writer per warp (a warp's total from its last lane, as a block scan does) or per run of threads.
+            String writer = pick("t.laneId() == t.warpSize() - 1", "t.laneId() == 0", "tid % 3 == 0", "t.laneId() == (si & (t.warpSize() - 1))");
+            String at = writer.startsWith("tid") ? "tid / 3" : pick("t.warpId()", "tid / t.warpSize()");
+            line("if (" + writer + ") {");
+            line("    " + array + "[" + at + "] = " + expr(type, maxDepth) + ";");
+            line("}");
         } else {
             line(array + "[tid] = " + expr(type, maxDepth) + ";");
         }

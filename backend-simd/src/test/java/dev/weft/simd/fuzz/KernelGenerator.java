@@ -953,7 +953,16 @@ public final class KernelGenerator {
         String i = "i" + nextName++;
         // Computed before the loop: the fast path wants a header that only compares (no call, no division).
         String bound = "m" + i;
-        line("int " + bound + " = " + (r.nextBoolean() ? "Math.min(n, " + r.nextInt(16, 400) + ")" : r.nextInt(1, 300) + " % (n + 1)") + ";");
+        // Over the CTA's shared arrays (written by the last exchange) or over the inputs. A loop that reads only shared
+        // memory in a phase that writes only global memory may run interleaved across the CTA's groups.
+        boolean shared = options.barriers && r.nextBoolean();
+        // In CTA-uniform control, a phase of its own: nothing else in it writes what the loop reads.
+        boolean phase = shared && uniformControl;
+        if (phase) {
+            line("t.syncThreads();");
+        }
+        line("int " + bound + " = " + (shared ? pick("nt", "Math.min(nt, " + r.nextInt(8, 200) + ")")
+                : r.nextBoolean() ? "Math.min(n, " + r.nextInt(16, 400) + ")" : r.nextInt(1, 300) + " % (n + 1)") + ";");
         String header = switch (r.nextInt(options.barriers ? 6 : 5)) {
             case 0 -> "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())";
             case 1 -> twoD || threeD ? "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())"
@@ -991,7 +1000,7 @@ public final class KernelGenerator {
                 case FLOAT -> "f";
                 default -> "d";
             };
-            String x = prefix + "a[" + i + "]";
+            String x = shared ? "sh" + prefix.toUpperCase() + "[" + i + "]" : prefix + "a[" + i + "]";
             line(switch (acc.type) {
                 case INT -> acc.name + " " + pick("+=", "^=", "|=") + " " + x + pick("", " * " + r.nextInt(1, 9), " >>> " + r.nextInt(0, 8)) + ";";
                 case LONG -> pick(acc.name + " += " + x + " ^ " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
@@ -1000,7 +1009,7 @@ public final class KernelGenerator {
                 default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
             });
         }
-        if (r.nextBoolean()) {
+        if (!shared && r.nextBoolean()) {
             int slice = atomicSlices[T.INT.ordinal()];
             if (slice < ATOMIC_LENGTH / ATOMIC_SLICE) {
                 atomicSlices[T.INT.ordinal()]++;
@@ -1008,12 +1017,15 @@ public final class KernelGenerator {
                         + pick("1", i, "ia[" + i + "]") + ");");
             }
         }
-        if (r.nextBoolean()) {
+        if (!shared && r.nextBoolean()) {
             block(depth + 1);
         }
         scopes.pop();
         indent--;
         line("}");
+        if (phase) {
+            line("t.syncThreads();");
+        }
         loops.pop();
         loopDepth--;
         uniformControl = wasUniform;

@@ -1365,7 +1365,15 @@ public final class KernelGenerator {
             default -> {
                 // A convergence error where threads diverge: a barrier or warp operation in a branch, or a return before a barrier.
                 if (options.barriers && (!options.warpOps || r.nextBoolean())) {
-                    if (r.nextBoolean()) {
+                    int variant = r.nextInt(options.extras ? 3 : 2);
+                    if (variant == 2) {
+                        // A barrier in a loop whose trip count may differ between the threads of a CTA.
+                        String k = "k" + nextName++;
+                        line("for (int " + k + " = 0; " + k + " < " + pick("(" + expr(T.INT, 1) + " & 1) + 1", "(ia[gid] & 1)",
+                                "(gid / 5 & 1) + 1", "(t.laneId() >> 4) + 1", "(ia[0] & 3)") + "; " + k + "++) {");
+                        line("    t.syncThreads();");
+                        line("}");
+                    } else if (variant == 0) {
                         line("if (" + expr(T.BOOL, 2) + ") {");
                         line("    t.syncThreads();");
                         line("}");

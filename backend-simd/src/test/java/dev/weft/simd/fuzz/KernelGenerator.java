@@ -352,7 +352,8 @@ public final class KernelGenerator {
             if (options.extras) {
                 // Arrays of other lengths (padded, doubled), and two that divergent code updates atomically.
                 sharedAtomicOp = pick("add", "xor", "or", "and", "min", "max", "add");
-                sharedAtomicFloatOp = pick("min", "max");
+                // add: of small integers, to an array that starts zeroed, so every sum is exact whatever the order.
+                sharedAtomicFloatOp = pick("min", "max", "add");
                 line("int[] shA = t.sharedInts(nt + " + r.nextInt(0, 3) + ");");
                 line("float[] shAF = t.sharedFloats(2 * nt);");
             }
@@ -894,7 +895,8 @@ public final class KernelGenerator {
             if (r.nextBoolean()) {
                 line("Atomics." + sharedAtomicOp + "(shA, (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(T.INT, 2) + ");");
             } else {
-                line("Atomics." + sharedAtomicFloatOp + "(shAF, (" + expr(T.INT, 1) + " & 0x7fffffff) % (2 * nt), " + expr(T.FLOAT, 2) + ");");
+                line("Atomics." + sharedAtomicFloatOp + "(shAF, (" + expr(T.INT, 1) + " & 0x7fffffff) % (2 * nt), "
+                        + (sharedAtomicFloatOp.equals("add") ? "(float) (" + expr(T.INT, 2) + " & 15)" : expr(T.FLOAT, 2)) + ");");
             }
         } else if (roll < 75 && inKernel && options.warpOps && !options.barriers && uniformControl && canNest) {
             // A warp operation in a divergent branch whose other side returns: the threads that meet it are all the

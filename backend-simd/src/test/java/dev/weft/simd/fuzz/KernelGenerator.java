@@ -957,9 +957,9 @@ public final class KernelGenerator {
         String bound = "m" + i;
         // Over the CTA's shared arrays (written by the last exchange) or over the inputs. A loop that reads only shared
         // memory in a phase that writes only global memory may run interleaved across the CTA's groups.
-        boolean shared = options.barriers && r.nextBoolean();
-        // In CTA-uniform control, a phase of its own: nothing else in it writes what the loop reads.
-        boolean phase = shared && uniformControl;
+        // Only in CTA-uniform control, in a phase of its own: an exchange's write phase would race with its reads.
+        boolean shared = options.barriers && uniformControl && r.nextBoolean();
+        boolean phase = shared;
         if (phase) {
             line("t.syncThreads();");
         }

@@ -275,6 +275,14 @@ public final class KernelGenerator {
             block = Dim3.of(pickInt(1, 32, 33, 64, 100, 1024, r.nextInt(1, 300), r.nextInt(1, 130)));
             grid = Dim3.of(r.nextInt(1, 5));
         }
+        if (options.extras && r.nextInt(4) == 0) {
+            // Many small CTAs: whole grid rows per call, the work distributor handing CTAs to both SMs.
+            int limit = Math.max(1, 4096 / (int) block.volume());
+            Dim3 many = threeD ? Dim3.of(r.nextInt(1, 6), r.nextInt(1, 4), r.nextInt(1, 4))
+                    : twoD ? Dim3.of(r.nextInt(1, Math.min(17, limit + 1)), r.nextInt(1, Math.max(2, Math.min(9, limit / 4 + 1))))
+                    : Dim3.of(r.nextInt(1, Math.min(65, limit + 1)));
+            grid = many.volume() * block.volume() <= 8192 ? many : grid;
+        }
         int threads = Math.toIntExact(grid.volume() * block.volume());
         int n = Math.max(1, threads - r.nextInt(0, threads / 4 + 1));
         if (options.barriers) {

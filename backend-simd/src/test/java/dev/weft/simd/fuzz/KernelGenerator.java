@@ -967,7 +967,10 @@ public final class KernelGenerator {
         // memory in a phase that writes only global memory may run interleaved across the CTA's groups.
         // Only in CTA-uniform control, in a phase of its own: an exchange's write phase would race with its reads.
         boolean shared = options.barriers && uniformControl && r.nextBoolean();
-        boolean phase = shared;
+        // Or over the inputs with a histogram in shared memory (shA, the kernel's one shared atomic), as CUDA's
+        // shared-memory histograms do, also in a phase of its own.
+        boolean histogram = !shared && options.barriers && options.extras && uniformControl && r.nextBoolean();
+        boolean phase = shared || histogram;
         if (phase) {
             line("t.syncThreads();");
         }
@@ -1019,7 +1022,10 @@ public final class KernelGenerator {
                 default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
             });
         }
-        if (!shared && r.nextBoolean()) {
+        if (histogram) {
+            line("Atomics." + sharedAtomicOp + "(shA, " + pick("(ia[" + i + "] & 15) % nt", "(ia[" + i + "] & 0x7fffffff) % nt", i + " % nt")
+                    + ", " + pick("1", "ia[" + i + "]", i) + ");");
+        } else if (!shared && r.nextBoolean()) {
             int slice = atomicSlices[T.INT.ordinal()];
             if (slice < ATOMIC_LENGTH / ATOMIC_SLICE) {
                 atomicSlices[T.INT.ordinal()]++;
@@ -1027,7 +1033,7 @@ public final class KernelGenerator {
                         + pick("1", i, "ia[" + i + "]") + ");");
             }
         }
-        if (!shared && r.nextBoolean()) {
+        if (!phase && r.nextBoolean()) {
             block(depth + 1);
         }
         scopes.pop();

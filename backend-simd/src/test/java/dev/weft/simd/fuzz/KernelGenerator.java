@@ -974,8 +974,13 @@ public final class KernelGenerator {
         if (phase) {
             line("t.syncThreads();");
         }
+        // With index faults, a bound one past the end for some launches (si is the same for every thread).
+        String past = options.faults && faultKind == FaultKind.INDEX && faultsPlaced < 2 && r.nextBoolean() ? " + (si & 1)" : "";
+        if (!past.isEmpty()) {
+            faultsPlaced++;
+        }
         line("int " + bound + " = " + (shared ? pick("nt", "Math.min(nt, " + r.nextInt(8, 200) + ")")
-                : r.nextBoolean() ? "Math.min(n, " + r.nextInt(16, 400) + ")" : r.nextInt(1, 300) + " % (n + 1)") + ";");
+                : r.nextBoolean() ? "Math.min(n, " + r.nextInt(16, 400) + ")" : r.nextInt(1, 300) + " % (n + 1)") + past + ";");
         String header = switch (r.nextInt(options.barriers ? 6 : 5)) {
             case 0 -> "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())";
             case 1 -> twoD || threeD ? "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())"

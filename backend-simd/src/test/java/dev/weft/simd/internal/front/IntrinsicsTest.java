@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The table of functions the compiler lowers without inlining: every vector helper it names exists with the
- * signature the generated call uses, and maps registers one to one. The code generator emits the call without
+ * signature the generated call uses, and maps registers one to one; lanewise operators take their result's type. The code generator emits the call without
  * resolving it, so a missing helper showed only when a kernel ran ({@code Double.isNaN} on a varying double failed
  * with NoSuchMethodError; found by FuzzTest's extras, seed 0x14100052).
  */
@@ -38,6 +38,14 @@ class IntrinsicsTest {
         List<String> wrong = new ArrayList<>();
         int helpers = 0;
         for (Fn f : fns) {
+            if (f.lowering() == Fn.Lowering.UNARY || f.lowering() == Fn.Lowering.BINARY || f.lowering() == Fn.Lowering.FMA) {
+                // A lanewise operator of the result's vector type: every argument must be of that type.
+                for (Kind p : f.params()) {
+                    if (p != f.result()) {
+                        wrong.add(f.owner() + "." + f.name() + f.descriptor() + ": a " + p + " argument to a lanewise " + f.result() + " operator");
+                    }
+                }
+            }
             if (f.lowering() != Fn.Lowering.HELPER) {
                 continue;
             }

@@ -362,7 +362,8 @@ public final class KernelGenerator {
                 sharedAtomicOp = pick("add", "xor", "or", "and", "min", "max", "add");
                 // add: of small integers, to an array that starts zeroed, so every sum is exact whatever the order.
                 sharedAtomicFloatOp = pick("min", "max", "add");
-                line("int[] shA = t.sharedInts(nt + " + r.nextInt(0, 3) + ");");
+                // Its length may differ between CTAs (the same within one), and an SM reuses shared memory across CTAs.
+                line("int[] shA = t.sharedInts(nt + " + pick(String.valueOf(r.nextInt(0, 3)), "t.blockIdxX() % 3", "(t.blockIdxY() & 1)") + ");");
                 line("float[] shAF = t.sharedFloats(2 * nt);");
             }
             uniformControl = true;

@@ -239,6 +239,7 @@ public final class KernelGenerator {
      * divergent code applies to the shared arrays {@code shA} and {@code shAF}.
      */
     private String sharedAtomicOp;
+    private int[] sharedAtomicConstants;
     private String sharedAtomicFloatOp;
 
     private KernelGenerator(long seed, Options options) {
@@ -359,7 +360,9 @@ public final class KernelGenerator {
             line("int[] shP = t.sharedInts(nt);");
             if (options.extras) {
                 // Arrays of other lengths (padded, doubled), and two that divergent code updates atomically.
-                sharedAtomicOp = pick("add", "xor", "or", "and", "min", "max", "add");
+                sharedAtomicOp = pick("add", "xor", "or", "and", "min", "max", "add", "exchange", "compareAndSwap", "inc");
+                // exchange: always to one value; compareAndSwap: always from one value to another; inc: one limit.
+                sharedAtomicConstants = new int[] {r.nextInt(-3, 4), r.nextInt(-3, 4), r.nextInt(1, 40)};
                 // add: of small integers, to an array that starts zeroed, so every sum is exact whatever the order.
                 sharedAtomicFloatOp = pick("min", "max", "add");
                 // Its length may differ between CTAs (the same within one), and an SM reuses shared memory across CTAs.
@@ -902,7 +905,7 @@ public final class KernelGenerator {
         } else if (roll < 65 && inKernel && options.barriers) {
             // Divergent code too: one operation per kernel, so the updates of a phase commute.
             if (r.nextBoolean()) {
-                line("Atomics." + sharedAtomicOp + "(shA, (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(T.INT, 2) + ");");
+                line(sharedAtomic("(" + expr(T.INT, 1) + " & 0x7fffffff) % nt", expr(T.INT, 2)) + ";");
             } else {
                 line("Atomics." + sharedAtomicFloatOp + "(shAF, (" + expr(T.INT, 1) + " & 0x7fffffff) % (2 * nt), "
                         + (sharedAtomicFloatOp.equals("add") ? "(float) (" + expr(T.INT, 2) + " & 15)" : expr(T.FLOAT, 2)) + ");");
@@ -1029,8 +1032,7 @@ public final class KernelGenerator {
             });
         }
         if (histogram) {
-            line("Atomics." + sharedAtomicOp + "(shA, " + pick("(ia[" + i + "] & 15) % nt", "(ia[" + i + "] & 0x7fffffff) % nt", i + " % nt")
-                    + ", " + pick("1", "ia[" + i + "]", i) + ");");
+            line(sharedAtomic(pick("(ia[" + i + "] & 15) % nt", "(ia[" + i + "] & 0x7fffffff) % nt", i + " % nt"), pick("1", "ia[" + i + "]", i)) + ";");
         } else if (!shared && r.nextBoolean()) {
             int slice = atomicSlices[T.INT.ordinal()];
             if (slice < ATOMIC_LENGTH / ATOMIC_SLICE) {
@@ -1053,6 +1055,16 @@ public final class KernelGenerator {
         uniformControl = wasUniform;
         innermostLoopUniform = wasUniformLoop;
         switchInnermost = wasSwitch;
+    }
+
+    /** The kernel's one atomic on {@code shA}, in a form whose final values do not depend on the threads' order. */
+    private String sharedAtomic(String index, String operand) {
+        return switch (sharedAtomicOp) {
+            case "exchange" -> "Atomics.exchange(shA, " + index + ", " + sharedAtomicConstants[0] + ")";
+            case "compareAndSwap" -> "Atomics.compareAndSwap(shA, " + index + ", " + sharedAtomicConstants[0] + ", " + sharedAtomicConstants[1] + ")";
+            case "inc" -> "Atomics.inc(shA, " + index + ", " + sharedAtomicConstants[2] + ")";
+            default -> "Atomics." + sharedAtomicOp + "(shA, " + index + ", " + operand + ")";
+        };
     }
 
     /**

@@ -1031,6 +1031,10 @@ public final class KernelGenerator {
                 default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
             });
         }
+        if (!phase && r.nextInt(3) == 0) {
+            // A store in the straight body: the fast path must not store for threads that returned before the loop.
+            line(output(T.INT, r.nextInt(4)) + " " + pick("^=", "+=", "=") + " ia[" + i + "] + " + i + ";");
+        }
         if (histogram) {
             line(sharedAtomic(pick("(ia[" + i + "] & 15) % nt", "(ia[" + i + "] & 0x7fffffff) % nt", i + " % nt"), pick("1", "ia[" + i + "]", i)) + ";");
         } else if (!shared && r.nextBoolean()) {

@@ -44,10 +44,23 @@ import java.util.SplittableRandom;
  * <p>CTAs are 1D (1 to 1024 threads, partial warps included), 2D or 3D (warps that span rows and planes); grids
  * 1D, 2D or 3D to match.
  *
+ * <p>With {@link Options#extras} (a knob of its own, so that programs generated without it stay as they were):
+ * switch statements and expressions, labelled {@code break}/{@code continue} out of nested loops, loop steps and
+ * bounds that vary per thread or with an enclosing counter, long and float counters, boolean and narrow locals,
+ * the bit, rounding and conversion functions the backend lowers and {@code Sfu} calls (compared bit for bit, as
+ * the SFU's scalar and vector forms agree), divisions and loads guarded against zero divisors and out-of-bounds
+ * indices, grid-, block- and warp-stride loops (over inputs, over shared arrays, building shared histograms), loops
+ * carrying many accumulators, warp reductions in helpers that take the thread context, exchanges with one writer
+ * per warp or reads by 2D and 3D coordinates, shared arrays whose length differs between CTAs, atomics in
+ * divergent code on shared arrays (one order-free operation per kernel) and order-free exchanges and
+ * compare-and-swaps on global arrays, and grids of many small CTAs.
+ *
  * <p>Every program terminates (loop counters are never assigned in the body and bound the trip count),
- * never divides an int or long by zero (divisors are {@code (x | 1)} or non-zero constants), never indexes
- * out of bounds (gathers are {@code (x & 0x7fffffff) % n}) and never races (each thread writes only its
- * own output elements, and atomics update the atomic arrays only in ways whose result is independent of order).
+ * never divides an int or long by zero (divisors are {@code (x | 1)}, non-zero constants or tested first), never
+ * indexes out of bounds (gathers are {@code (x & 0x7fffffff) % n} or tested first) and never races (each thread
+ * writes only its own output elements, and atomics update the atomic arrays only in ways whose result is
+ * independent of order), except that with {@link Options#faults} a kernel has statements that divide by zero,
+ * index out of bounds or break a convergence rule in some threads (of one of these kinds per kernel).
  * Equal seeds give equal programs.
  */
 public final class KernelGenerator {

@@ -72,7 +72,7 @@ class FuzzSelfTest {
     @Test
     void generator_extrasAndFaults_usesEveryConstruct() {
         StringBuilder all = new StringBuilder();
-        for (long seed = 0; seed < 120; seed++) {
+        for (long seed = 0; seed < 400; seed++) {
             all.append(KernelGenerator.generate(FIRST_SEED + seed, FuzzTest.extrasOptionsFor(seed)).source());
         }
         String text = all.toString();
@@ -81,7 +81,7 @@ class FuzzSelfTest {
                 "for (long ", "for (float ", "boolean v", "short v", "Integer.bitCount(", "Long.numberOfLeadingZeros(", "Math.round(",
                 "Math.scalb(", "Float.floatToIntBits(", "Double.isNaN(", "dev.weft.Sfu.", " != 0 ? ", ", n) < 0 ? ", "Atomics.exchange(a",
                 "Atomics.compareAndSwap(a", "(shA, ", "(shAF, ", "(t, ", "barrier(t);", "read(shI, ", "+= t.blockDimX() * t.gridDimX())",
-                "+= t.warpSize())", "i1 += nt)", "% (n + 1)];", "t.laneId() == t.warpSize() - 1", "int mi", " = nt;")) {
+                "+= t.warpSize())", " += nt)", "% (n + 1)];", "t.laneId() == t.warpSize() - 1", "int mi", " = nt;")) {
             if (!text.contains(construct)) {
                 missing.add(construct);
             }

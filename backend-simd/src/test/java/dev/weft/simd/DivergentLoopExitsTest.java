@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
  * took it as uniform, since its labels stop at the loop's back edge and the exits never met as two paths of one
  * branch; every thread got one exit's value (found by FuzzTest, seed 0x5600005a of a 16-thread-warp run: a helper
  * returning one constant from inside its loop and another after it). Likewise a phi operand carried out of a
- * divergent loop by its exit edge.
+ * divergent loop by its exit edge, and a switch on a counter of a divergent loop after the loop.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DivergentLoopExitsTest {
@@ -136,5 +136,74 @@ class DivergentLoopExitsTest {
     @Test
     void threeExitsWithConstants_eachThreadItsExit() {
         d.check(Dim3.of(2), Dim3.of(100), DivergentLoopExitsTest::threeExits, Differential.ints(200, 73, 0, 256), new int[200]);
+    }
+
+    /**
+     * A switch after a divergent loop on the loop's counter (uniform inside the loop, each thread's exit value after
+     * it). Uniformity judged the switch by the counter's shape inside the loop, so the switch was not a divergent
+     * branch while the code generator, which asks for the shape at the branch, split the threads by their values:
+     * the arms' values met at a phi taken as uniform, and every thread got the last arm's (fuzz extras, seed
+     * 0x143005ec: 7 for every thread where each thread's counter, 1 or 5, selects the default, 11).
+     */
+    static Kernel switchOnExitCounter(Object[] a) {
+        long[] in = (long[]) a[0];
+        long[] out = (long[]) a[1];
+        int n = in.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            int c = 0;
+            do {
+                c++;
+            } while (c < 5 && -39L > in[i]);
+            out[i] = switch (c) {
+                case 2 -> 7L;
+                case 4, 11 -> 9L;
+                default -> 11L;
+            };
+        };
+    }
+
+    @Test
+    void switchOnDivergentLoopCounter_eachThreadItsCase() {
+        long[] in = Differential.longs(100, 73);
+        d.check(Dim3.of(2), Dim3.of(64), DivergentLoopExitsTest::switchOnExitCounter, in, new long[100]);
+    }
+
+    /** The same with the counter's exit values reaching cases of their own, and an if on a flag set in the loop. */
+    static Kernel switchAndFlagAfterLoop(Object[] a) {
+        int[] in = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = in.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            int c = 0;
+            boolean odd = false;
+            while (c < (in[i] & 7)) {
+                c++;
+                odd = !odd;
+            }
+            int r;
+            switch (c) {
+                case 0 -> r = 100;
+                case 1, 2 -> r = 200 + c;
+                case 6 -> r = 300;
+                default -> r = -c;
+            }
+            if (odd) {
+                r ^= 0x4000;
+            }
+            out[i] = r;
+        };
+    }
+
+    @Test
+    void switchAndFlagOnDivergentLoopValues_eachThreadItsOwn() {
+        d.check(Dim3.of(2), Dim3.of(64), DivergentLoopExitsTest::switchAndFlagAfterLoop, Differential.ints(100, 74, 0, 1000), new int[100]);
     }
 }

@@ -1,6 +1,8 @@
 package dev.weft.simd.fuzz;
 
 import dev.weft.Kernel;
+import dev.weft.runtime.Device;
+import dev.weft.runtime.KernelException;
 import dev.weft.simd.corpus.Differential;
 import dev.weft.simd.corpus.Inputs;
 import dev.weft.simd.corpus.Instance;
@@ -105,7 +107,48 @@ public final class FuzzHarness {
      */
     public static Optional<String> runPair(Differential devices, Loaded reference, Loaded other, Consumer<Instance> corruptOther) {
         KernelGenerator.Program p = reference.program();
+        if (p.mayFault()) {
+            return compareFaulting(devices, instantiate(reference), instantiate(other), p, corruptOther);
+        }
         return devices.compare(instantiate(reference), instantiate(other), p.grid(), p.block(), corruptOther);
+    }
+
+    /**
+     * For kernels that may fault: both complete with equal outputs, or both fail with the same kind of failure (the
+     * cause's class, and whether a thread or the CTA is at fault). Not which CTA or thread: CTAs run on the SMs
+     * concurrently, so which faulting thread is reported first is a race, and the outputs of a failed launch are
+     * whatever its threads wrote before they stopped.
+     */
+    private static Optional<String> compareFaulting(Differential devices, Instance ref, Instance other, KernelGenerator.Program p,
+            Consumer<Instance> corruptOther) {
+        KernelException refFailure = launch(devices.reference(), p, ref);
+        KernelException otherFailure = launch(devices.auto(), p, other);
+        corruptOther.accept(other);
+        if (refFailure == null && otherFailure == null) {
+            return Differential.compareOutputs(ref, other);
+        }
+        if (refFailure == null || otherFailure == null) {
+            return Optional.of(refFailure == null
+                    ? "the reference completed but the other executor failed: " + otherFailure.getMessage()
+                    : "the reference failed but the other executor completed: " + refFailure.getMessage());
+        }
+        boolean same = kind(refFailure).equals(kind(otherFailure));
+        return same ? Optional.empty()
+                : Optional.of("both failed, differently: reference: " + refFailure.getMessage() + " (" + kind(refFailure) + ") | other: "
+                        + otherFailure.getMessage() + " (" + kind(otherFailure) + ")");
+    }
+
+    private static KernelException launch(Device device, KernelGenerator.Program p, Instance instance) {
+        try {
+            device.launch(p.grid(), p.block(), instance.kernel());
+            return null;
+        } catch (KernelException e) {
+            return e;
+        }
+    }
+
+    private static String kind(KernelException e) {
+        return (e.getCause() == null ? "no cause" : e.getCause().getClass().getName()) + (e.threadIdx().isPresent() ? ", a thread" : ", the CTA");
     }
 
     /** A failure report: what differed, the seed, how to re-run it, and the numbered source. */

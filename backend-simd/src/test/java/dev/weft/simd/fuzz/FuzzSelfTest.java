@@ -70,6 +70,26 @@ class FuzzSelfTest {
     }
 
     @Test
+    void generator_extrasAndFaults_usesEveryConstruct() {
+        StringBuilder all = new StringBuilder();
+        for (long seed = 0; seed < 400; seed++) {
+            all.append(KernelGenerator.generate(FIRST_SEED + seed, FuzzTest.extrasOptionsFor(seed)).source());
+        }
+        String text = all.toString();
+        List<String> missing = new ArrayList<>();
+        for (String construct : List.of("switch ((int) ", "case Integer.MIN_VALUE", "default: {", "default -> ", "break L", "continue L",
+                "for (long ", "for (float ", "boolean v", "short v", "Integer.bitCount(", "Long.numberOfLeadingZeros(", "Math.round(",
+                "Math.scalb(", "Float.floatToIntBits(", "Double.isNaN(", "dev.weft.Sfu.", " != 0 ? ", ", n) < 0 ? ", "Atomics.exchange(a",
+                "Atomics.compareAndSwap(a", "(shA, ", "(shAF, ", "(t, ", "barrier(t);", "read(shI, ", "+= t.blockDimX() * t.gridDimX())",
+                "+= t.warpSize())", " += nt)", "% (n + 1)];", "t.laneId() == t.warpSize() - 1", "int mi", " = nt;")) {
+            if (!text.contains(construct)) {
+                missing.add(construct);
+            }
+        }
+        assertEquals(List.of(), missing, "constructs no generated kernel uses");
+    }
+
+    @Test
     void fuzz_otherExecutorCorruptsOneOutput_everySeedDetected() {
         List<KernelGenerator.Program> programs = new ArrayList<>();
         for (long seed = 0; seed < 20; seed++) {

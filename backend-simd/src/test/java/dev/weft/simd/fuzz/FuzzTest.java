@@ -21,7 +21,11 @@ import org.junit.jupiter.api.Timeout;
  * Random kernels from {@link KernelGenerator}, compiled in memory, run on a REFERENCE and an AUTO device,
  * outputs compared. Prints how many of them the AUTO device compiled and the reasons it gave for the rest.
  *
- * <p>System properties: {@code weft.fuzz.count} (kernels per run, default 120), {@code weft.fuzz.base}
+ * <p>A second test runs kernels with the generator's extra constructs ({@link KernelGenerator.Options#withExtras}), half of
+ * them with statements that may fault ({@link KernelGenerator.Options#withFaults}), whose launches must then fail
+ * alike on both devices.
+ *
+ * <p>System properties: {@code weft.fuzz.count} (kernels per run, default 100; 60 for the extras), {@code weft.fuzz.base}
  * (the first seed; a fixed one by default so that CI is repeatable, {@code random} for a fresh one
  * each run; printed either way), {@code weft.fuzz.seed} (run only this seed, printing
  * its source), e.g.
@@ -33,6 +37,8 @@ class FuzzTest {
 
     /** The seeds CI runs: a failing build must be reproducible by running it again. */
     private static final long DEFAULT_BASE = 0x57EF7L << 20;
+    /** The extras' seeds in CI. */
+    private static final long EXTRAS_BASE = 0x57EF8L << 20;
     private static final int BATCH = 40;
     private static final int MAX_REPORTED = 3;
 
@@ -55,6 +61,18 @@ class FuzzTest {
         return (seed & 4) == 0 && o.statementBudget() <= 8 ? o.withWarpOps() : o;
     }
 
+    /**
+     * The extras' options: {@link #optionsFor}'s mix of barriers, warp operations and transcendentals, all kernels small
+     * (3 to 7 statements, 2 to 4 with barriers; the extra constructs make statements larger), and faults in every other
+     * group of eight seeds.
+     */
+    static KernelGenerator.Options extrasOptionsFor(long seed) {
+        KernelGenerator.Options o = optionsFor(seed);
+        int budget = o.barriers() ? 2 + (int) ((seed >> 2) % 3) : 3 + (int) ((seed >> 2) % 5);
+        o = new KernelGenerator.Options(o.tolerantMath(), budget, o.barriers(), o.warpOps()).withExtras();
+        return (seed & 8) != 0 ? o.withFaults() : o;
+    }
+
     /** The smallest kernel with shared memory and a barrier: whether the backend compiles barriers at all. */
     private static final dev.weft.Kernel BARRIER_PROBE = t -> {
         int[] s = t.sharedInts(t.blockDimX());
@@ -65,17 +83,26 @@ class FuzzTest {
 
     @Test
     void fuzz_randomKernels_matchReference() {
+        fuzz(DEFAULT_BASE, 100, FuzzTest::optionsFor, "fuzz");
+    }
+
+    @Test
+    void fuzz_extraConstructsAndFaults_matchReference() {
+        fuzz(EXTRAS_BASE, 60, FuzzTest::extrasOptionsFor, "fuzz extras");
+    }
+
+    private static void fuzz(long defaultBase, int defaultCount, java.util.function.LongFunction<KernelGenerator.Options> options, String label) {
         String single = System.getProperty("weft.fuzz.seed");
         long[] seeds;
         if (single != null) {
             seeds = new long[] {Long.decode(single)};
         } else {
             String pinned = System.getProperty("weft.fuzz.base");
-            long base = pinned == null ? DEFAULT_BASE
+            long base = pinned == null ? defaultBase
                     : pinned.equals("random") ? new SecureRandom().nextLong() >>> 8 : Long.decode(pinned);
-            int count = Integer.getInteger("weft.fuzz.count", 120);
+            int count = Integer.getInteger("weft.fuzz.count", defaultCount);
             seeds = LongStream.range(0, count).map(i -> base + i).toArray();
-            System.out.println("fuzz: " + count + " kernels from seed 0x" + Long.toHexString(base)
+            System.out.println(label + ": " + count + " kernels from seed 0x" + Long.toHexString(base)
                     + " (pin with -Dweft.fuzz.base=0x" + Long.toHexString(base) + ")");
         }
         List<String> failures = new ArrayList<>();
@@ -83,13 +110,15 @@ class FuzzTest {
         int compiled = 0;
         int barrierKernels = 0;
         int barrierCompiled = 0;
+        int faultKernels = 0;
+        int faulted = 0;
         boolean barriersCompile;
         try (Differential devices = new Differential(32)) {
             barriersCompile = devices.auto().compileReport(BARRIER_PROBE).compiled();
             for (int from = 0; from < seeds.length && failures.size() < MAX_REPORTED; from += BATCH) {
                 List<KernelGenerator.Program> batch = new ArrayList<>();
                 for (int i = from; i < Math.min(seeds.length, from + BATCH); i++) {
-                    batch.add(KernelGenerator.generate(seeds[i], optionsFor(seeds[i])));
+                    batch.add(KernelGenerator.generate(seeds[i], options.apply(seeds[i])));
                 }
                 for (FuzzHarness.Loaded loaded : FuzzHarness.compileAll(batch)) {
                     if (single != null) {
@@ -99,7 +128,10 @@ class FuzzTest {
                     diff.ifPresent(d -> failures.add(FuzzHarness.report(loaded.program(), d)));
                     CompileReport report = devices.auto().compileReport(FuzzHarness.instantiate(loaded).kernel());
                     boolean barriers = loaded.program().source().contains("t.syncThreads();");
-                    if (barriers) {
+                    if (loaded.program().mayFault()) {
+                        faultKernels++;
+                        faulted += referenceFault(devices, loaded).isPresent() ? 1 : 0;
+                    } else if (barriers) {
                         // Both executors failing alike counts as a match, so check that the generator kept the
                         // convergence rules: a barrier kernel must run to completion on the reference executor.
                         referenceFault(devices, loaded).ifPresent(failures::add);
@@ -117,9 +149,10 @@ class FuzzTest {
                 }
             }
         }
-        System.out.println("fuzz: " + compiled + " of " + seeds.length + " kernels compiled by a backend, " + barrierCompiled
+        System.out.println(label + ": " + compiled + " of " + seeds.length + " kernels compiled by a backend, " + barrierCompiled
                 + " of the " + barrierKernels + " with barriers (the backend " + (barriersCompile ? "compiles" : "does not compile")
-                + " barriers)" + (declines.isEmpty() ? "" : "; decline reasons (count): " + declines));
+                + " barriers)" + (faultKernels == 0 ? "" : "; " + faulted + " of the " + faultKernels + " that may fault failed")
+                + (declines.isEmpty() ? "" : "; decline reasons (count): " + declines));
         if (!failures.isEmpty()) {
             fail(failures.size() + " generated kernel(s) differ between the executors:\n\n" + String.join("\n\n", failures));
         }
@@ -135,6 +168,8 @@ class FuzzTest {
                 assertTrue(barrierCompiled * 6 >= barrierKernels, "only " + barrierCompiled + " of " + barrierKernels
                         + " generated kernels with barriers compiled: the fuzzer no longer reaches the barrier lowering; " + declines);
             }
+            // Kernels that may fault but never do would not test the fault paths.
+            assertTrue(faulted * 6 >= faultKernels, "only " + faulted + " of " + faultKernels + " kernels that may fault failed");
         }
     }
 

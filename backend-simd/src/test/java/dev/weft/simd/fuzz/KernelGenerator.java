@@ -44,10 +44,23 @@ import java.util.SplittableRandom;
  * <p>CTAs are 1D (1 to 1024 threads, partial warps included), 2D or 3D (warps that span rows and planes); grids
  * 1D, 2D or 3D to match.
  *
+ * <p>With {@link Options#extras} (a knob of its own, so that programs generated without it stay as they were):
+ * switch statements and expressions, labelled {@code break}/{@code continue} out of nested loops, loop steps and
+ * bounds that vary per thread or with an enclosing counter, long and float counters, boolean and narrow locals,
+ * the bit, rounding and conversion functions the backend lowers and {@code Sfu} calls (compared bit for bit, as
+ * the SFU's scalar and vector forms agree), divisions and loads guarded against zero divisors and out-of-bounds
+ * indices, grid-, block- and warp-stride loops (over inputs, over shared arrays, building shared histograms), loops
+ * carrying many accumulators, warp reductions in helpers that take the thread context, exchanges with one writer
+ * per warp or reads by 2D and 3D coordinates, shared arrays whose length differs between CTAs, atomics in
+ * divergent code on shared arrays (one order-free operation per kernel) and order-free exchanges and
+ * compare-and-swaps on global arrays, and grids of many small CTAs.
+ *
  * <p>Every program terminates (loop counters are never assigned in the body and bound the trip count),
- * never divides an int or long by zero (divisors are {@code (x | 1)} or non-zero constants), never indexes
- * out of bounds (gathers are {@code (x & 0x7fffffff) % n}) and never races (each thread writes only its
- * own output elements, and atomics update the atomic arrays only in ways whose result is independent of order).
+ * never divides an int or long by zero (divisors are {@code (x | 1)}, non-zero constants or tested first), never
+ * indexes out of bounds (gathers are {@code (x & 0x7fffffff) % n} or tested first) and never races (each thread
+ * writes only its own output elements, and atomics update the atomic arrays only in ways whose result is
+ * independent of order), except that with {@link Options#faults} a kernel has statements that divide by zero,
+ * index out of bounds or break a convergence rule in some threads (of one of these kinds per kernel).
  * Equal seeds give equal programs.
  */
 public final class KernelGenerator {
@@ -82,7 +95,8 @@ public final class KernelGenerator {
      * @param barriers use shared memory and barriers in CTA-uniform control flow
      * @param warpOps use warp votes and shuffles where every live thread of the warp reaches them
      */
-    public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps) {
+    public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps, boolean extras,
+            boolean faults) {
 
         /** Without barriers or warp operations. */
         public Options(boolean tolerantMath, int statementBudget) {
@@ -94,14 +108,36 @@ public final class KernelGenerator {
             this(tolerantMath, statementBudget, barriers, false);
         }
 
+        /** Without the extra constructs and faults. */
+        public Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps) {
+            this(tolerantMath, statementBudget, barriers, warpOps, false, false);
+        }
+
         /** These options with shared memory and barriers. */
         public Options withBarriers() {
-            return new Options(tolerantMath, statementBudget, true, warpOps);
+            return new Options(tolerantMath, statementBudget, true, warpOps, extras, faults);
         }
 
         /** These options with warp votes and shuffles. */
         public Options withWarpOps() {
-            return new Options(tolerantMath, statementBudget, barriers, true);
+            return new Options(tolerantMath, statementBudget, barriers, true, extras, faults);
+        }
+
+        /**
+         * These options with the constructs added in session 14 (see {@link KernelGenerator}): switches, labelled
+         * jumps, bit and rounding intrinsics, SFU calls, guarded divisions and gathers, more atomics. A knob of its
+         * own so that the seeds generated without it keep their programs.
+         */
+        public Options withExtras() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, true, faults);
+        }
+
+        /**
+         * These options with statements that may fault on some threads (one kind per kernel: a division by zero,
+         * an index out of bounds, or a convergence error); both executors must then fail alike.
+         */
+        public Options withFaults() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, true);
         }
 
         /** Exact operations only, about 25 statements. */
@@ -125,7 +161,12 @@ public final class KernelGenerator {
      * @param block the CTA shape
      * @param n the problem size: threads at or past it return at once
      */
-    public record Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n) {
+    public record Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n, boolean mayFault) {
+
+        /** A program that never faults. */
+        public Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n) {
+            this(seed, simpleName, source, grid, block, n, false);
+        }
 
         /** The class's binary name. */
         public String className() {
@@ -134,7 +175,7 @@ public final class KernelGenerator {
 
         /** This program with another class name and source, for mutants. */
         public Program withSource(String newSimpleName, String newSource) {
-            return new Program(seed, newSimpleName, newSource, grid, block, n);
+            return new Program(seed, newSimpleName, newSource, grid, block, n, mayFault);
         }
     }
 
@@ -150,7 +191,12 @@ public final class KernelGenerator {
         static final T[] NUMERIC = {INT, LONG, FLOAT, DOUBLE};
     }
 
-    private record Var(String name, T type, boolean assignable) {
+    /** A local; {@code decl} is its declared type where that is narrower than {@code type} (byte, short, char). */
+    private record Var(String name, T type, boolean assignable, String decl) {
+
+        Var(String name, T type, boolean assignable) {
+            this(name, type, assignable, null);
+        }
     }
 
     private record Helper(String name, T result, List<T> params) {
@@ -189,6 +235,26 @@ public final class KernelGenerator {
     /** The slices of the atomic arrays taken so far, per type. */
     private final int[] atomicSlices = new int[4];
 
+    /** What a fault statement may do to a kernel of {@link Options#faults}: one kind per kernel. */
+    private enum FaultKind { DIVIDE, INDEX, CONVERGENCE }
+
+    /** The enclosing loops, innermost first, for labelled jumps (extras). */
+    private record Loop(String label, boolean uniform) {
+    }
+
+    private final Deque<Loop> loops = new ArrayDeque<>();
+    /** Extras: the innermost construct a plain {@code break} leaves is a switch. */
+    private boolean switchInnermost;
+    private FaultKind faultKind;
+    private int faultsPlaced;
+    /**
+     * Extras in barrier mode: the one atomic operation (per kernel, so that updates of one phase commute) that
+     * divergent code applies to the shared arrays {@code shA} and {@code shAF}.
+     */
+    private String sharedAtomicOp;
+    private int[] sharedAtomicConstants;
+    private String sharedAtomicFloatOp;
+
     private KernelGenerator(long seed, Options options) {
         this.r = new SplittableRandom(seed);
         this.options = options;
@@ -223,11 +289,22 @@ public final class KernelGenerator {
             block = Dim3.of(pickInt(1, 32, 33, 64, 100, 1024, r.nextInt(1, 300), r.nextInt(1, 130)));
             grid = Dim3.of(r.nextInt(1, 5));
         }
+        if (options.extras && r.nextInt(4) == 0) {
+            // Many small CTAs: whole grid rows per call, the work distributor handing CTAs to both SMs.
+            int limit = Math.max(1, 4096 / (int) block.volume());
+            Dim3 many = threeD ? Dim3.of(r.nextInt(1, 6), r.nextInt(1, 4), r.nextInt(1, 4))
+                    : twoD ? Dim3.of(r.nextInt(1, Math.min(17, limit + 1)), r.nextInt(1, Math.max(2, Math.min(9, limit / 4 + 1))))
+                    : Dim3.of(r.nextInt(1, Math.min(65, limit + 1)));
+            grid = many.volume() * block.volume() <= 8192 ? many : grid;
+        }
         int threads = Math.toIntExact(grid.volume() * block.volume());
         int n = Math.max(1, threads - r.nextInt(0, threads / 4 + 1));
         if (options.barriers) {
             // Every thread must reach every barrier, so none may return at a gid >= n guard.
             n = threads;
+        }
+        if (options.faults) {
+            faultKind = options.barriers || options.warpOps ? pick(FaultKind.values()) : pick(FaultKind.DIVIDE, FaultKind.INDEX);
         }
 
         line("package " + PACKAGE + ";");
@@ -238,6 +315,37 @@ public final class KernelGenerator {
         line("/** Generated from seed 0x" + Long.toHexString(seed) + " by " + KernelGenerator.class.getSimpleName() + ". */");
         line("public final class " + name + " {");
         indent++;
+        if (options.extras && options.warpOps) {
+            // Helpers that take the thread context or a shared array: warp reductions, a barrier, a slot read.
+            line("static int warpSum(dev.weft.ThreadContext t, int v) {");
+            line("    for (int d = t.warpSize() / 2; d > 0; d >>= 1) {");
+            line("        v += t.shflXor(v, d);");
+            line("    }");
+            line("    return v;");
+            line("}");
+            line("");
+            line("static int warpMax(dev.weft.ThreadContext t, int v) {");
+            line("    for (int d = 1; d < t.warpSize(); d *= 2) {");
+            line("        v = Math.max(v, t.shflDown(v, d));");
+            line("    }");
+            line("    return t.shfl(v, 0);");
+            line("}");
+            line("");
+            line("static int warpCount(dev.weft.ThreadContext t, int v) {");
+            line("    return Integer.bitCount(t.ballot((v & 1) != 0)) + (t.all(v > 0) ? 100 : 0);");
+            line("}");
+            line("");
+        }
+        if (options.extras && options.barriers) {
+            line("static void barrier(dev.weft.ThreadContext t) {");
+            line("    t.syncThreads();");
+            line("}");
+            line("");
+            line("static int read(int[] a, int i) {");
+            line("    return a[i];");
+            line("}");
+            line("");
+        }
         // Barrier kernels get at most one helper: inlined into every phase that calls it, helpers grow them most.
         int helperCount = r.nextInt(0, options.barriers ? 2 : 3);
         for (int h = 0; h < helperCount; h++) {
@@ -263,6 +371,17 @@ public final class KernelGenerator {
             line("float[] shF = t.sharedFloats(nt);");
             line("double[] shD = t.sharedDoubles(nt);");
             line("int[] shP = t.sharedInts(nt);");
+            if (options.extras) {
+                // Arrays of other lengths (padded, doubled), and two that divergent code updates atomically.
+                sharedAtomicOp = pick("add", "xor", "or", "and", "min", "max", "add", "exchange", "compareAndSwap", "inc");
+                // exchange: always to one value; compareAndSwap: always from one value to another; inc: one limit.
+                sharedAtomicConstants = new int[] {r.nextInt(-3, 4), r.nextInt(-3, 4), r.nextInt(1, 40)};
+                // add: of small integers, to an array that starts zeroed, so every sum is exact whatever the order.
+                sharedAtomicFloatOp = pick("min", "max", "add");
+                // Its length may differ between CTAs (the same within one), and an SM reuses shared memory across CTAs.
+                line("int[] shA = t.sharedInts(nt + " + pick(String.valueOf(r.nextInt(0, 3)), "t.blockIdxX() % 3", "(t.blockIdxY() & 1)") + ");");
+                line("float[] shAF = t.sharedFloats(2 * nt);");
+            }
             uniformControl = true;
         } else {
             line("if (gid >= n) {");
@@ -272,9 +391,17 @@ public final class KernelGenerator {
             uniformControl = options.warpOps;
         }
         block(0);
+        if (options.faults && faultsPlaced == 0) {
+            faultStatement();
+        }
         if (options.barriers) {
             // At least one exchange in every barrier kernel.
             exchange();
+            if (options.extras) {
+                line("t.syncThreads();");
+                line(output(T.INT, r.nextInt(4)) + " ^= shA[" + slot() + "];");
+                line(output(T.FLOAT, r.nextInt(4)) + " += shAF[" + slot() + " + " + pick("0", "nt") + "];");
+            }
         }
         line(output(T.INT, 0) + " += " + expr(T.INT, maxDepth) + ";");
         line(output(T.LONG, 0) + " ^= " + expr(T.LONG, maxDepth) + ";");
@@ -288,7 +415,7 @@ public final class KernelGenerator {
         line("}");
         indent--;
         line("}");
-        return new Program(seed, name, out.toString(), grid, block, n);
+        return new Program(seed, name, out.toString(), grid, block, n, options.faults);
     }
 
     // ---- helpers -------------------------------------------------------------------------------
@@ -372,6 +499,14 @@ public final class KernelGenerator {
     private void statement(int depth) {
         budget--;
         boolean canNest = depth < 3;
+        if (options.faults && inKernel && faultsPlaced < 2 && r.nextInt(100) < 8) {
+            faultStatement();
+            return;
+        }
+        if (options.extras && r.nextInt(100) < 14) {
+            extraStatement(depth, canNest);
+            return;
+        }
         if (options.barriers && inKernel && uniformControl && r.nextInt(100) < 22) {
             barrierStatement(depth, canNest);
             return;
@@ -404,9 +539,9 @@ public final class KernelGenerator {
             ifStatement(depth);
         } else if (roll < 80 && canNest && loopDepth < 2) {
             loop(depth);
-        } else if (roll < 86 && loopDepth > 0 && !((options.barriers || options.warpOps) && innermostLoopUniform)) {
+        } else if (roll < 86 && (loopDepth > 0 || switchInnermost) && !((options.barriers || options.warpOps) && innermostLoopUniform)) {
             line("if (" + expr(T.BOOL, 2) + ") {");
-            line("    " + (r.nextBoolean() ? "break;" : "continue;"));
+            line("    " + jump() + ";");
             line("}");
         } else if (roll < 88 && inKernel && !options.barriers) {
             line("if (" + expr(T.BOOL, 2) + ") {");
@@ -431,6 +566,31 @@ public final class KernelGenerator {
         }
     }
 
+    /** A break or continue: of the innermost loop, of the switch, or (extras) of an enclosing loop by label. */
+    private String jump() {
+        if (!options.extras) {
+            return r.nextBoolean() ? "break" : "continue";
+        }
+        List<Loop> targets = new ArrayList<>();
+        for (Loop l : loops) {
+            // A divergent jump may not leave a loop that holds barriers or warp operations.
+            if ((options.barriers || options.warpOps) && l.uniform) {
+                break;
+            }
+            targets.add(l);
+        }
+        if (switchInnermost && (targets.isEmpty() || r.nextBoolean())) {
+            return "break";
+        }
+        if (targets.isEmpty()) {
+            return r.nextBoolean() ? "break" : "continue";
+        }
+        Loop target = targets.get(r.nextInt(targets.size()));
+        boolean innermost = target == loops.peek() && !switchInnermost;
+        String kind = r.nextBoolean() ? "break" : "continue";
+        return innermost && r.nextBoolean() ? kind : kind + " " + target.label;
+    }
+
     private void assignment() {
         List<Var> targets = new ArrayList<>();
         for (List<Var> scope : scopes) {
@@ -452,10 +612,22 @@ public final class KernelGenerator {
             return;
         }
         Var v = targets.get(r.nextInt(targets.size()));
+        if (v.type == T.BOOL) {
+            line(v.name + " " + pick("=", "&=", "|=", "^=") + " " + condition(2) + ";");
+            return;
+        }
+        if (v.decl != null && r.nextBoolean()) {
+            line(v.name + " = (" + v.decl + ") " + expr(T.INT, maxDepth) + ";");
+            return;
+        }
         String op = switch (v.type) {
             case INT, LONG -> pick("=", "=", "+=", "-=", "*=", "^=", "|=", "<<=", ">>=", ">>>=");
             default -> pick("=", "=", "+=", "-=", "*=", "/=");
         };
+        if (v.decl != null && op.equals("=")) {
+            line(v.name + " = (" + v.decl + ") " + expr(v.type, maxDepth) + ";");
+            return;
+        }
         line(v.name + " " + op + " " + expr(v.type, maxDepth) + ";");
     }
 
@@ -553,6 +725,10 @@ public final class KernelGenerator {
             return;
         }
         Var v = scope.get(r.nextInt(scope.size()));
+        if (v.type == T.BOOL) {
+            line(output(T.INT, r.nextInt(4)) + " ^= (" + v.name + " ? " + r.nextInt(1, 1000) + " : 0);");
+            return;
+        }
         String op = v.type == T.INT || v.type == T.LONG ? "^=" : "+=";
         line(output(v.type, r.nextInt(4)) + " " + op + " " + v.name + ";");
     }
@@ -561,6 +737,11 @@ public final class KernelGenerator {
     private void dumpLocals(List<Var> scope) {
         int[] used = new int[4];
         for (Var v : scope) {
+            if (v.type == T.BOOL) {
+                int k = used[T.INT.ordinal()]++;
+                line(output(T.INT, 4 + k % 4) + " ^= (" + v.name + " ? 0x1000 : 0x2000);");
+                continue;
+            }
             int k = used[v.type.ordinal()]++;
             String op = k < 4 ? "=" : v.type == T.INT || v.type == T.LONG ? "^=" : "+=";
             line(output(v.type, 4 + k % 4) + " " + op + " " + v.name + ";");
@@ -568,7 +749,17 @@ public final class KernelGenerator {
     }
 
     private void transcendentalStore() {
-        String f = pick("sin", "cos", "tan", "exp", "log", "pow");
+        String f = options.extras && r.nextBoolean()
+                ? pick("asin", "acos", "atan", "expm1", "log1p", "cbrt", "log10", "hypot")
+                : pick("sin", "cos", "tan", "exp", "log", "pow");
+        if (f.equals("hypot")) {
+            if (r.nextBoolean()) {
+                line("fm[gid] = (float) Math.hypot(" + expr(T.FLOAT, 2) + ", " + expr(T.FLOAT, 1) + ");");
+            } else {
+                line("dm[gid] = Math.hypot(" + expr(T.DOUBLE, 2) + ", " + expr(T.DOUBLE, 1) + ");");
+            }
+            return;
+        }
         if (r.nextBoolean()) {
             String arg = f.equals("pow") ? expr(T.FLOAT, 2) + ", " + expr(T.FLOAT, 1) : expr(T.FLOAT, 2);
             line("fm[gid] = (float) Math." + f + "(" + arg + ");");
@@ -613,14 +804,35 @@ public final class KernelGenerator {
     private void anyLoop(int depth) {
         loopDepth++;
         String bound = tripCount();
+        String label = "L" + nextName;
+        String prefix = options.extras ? label + ": " : "";
+        boolean wasSwitch = switchInnermost;
+        switchInnermost = false;
+        loops.push(new Loop(label, false));
         switch (r.nextInt(4)) {
             case 0, 1 -> {
                 String k = "k" + nextName++;
                 scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
-                if (r.nextBoolean()) {
-                    nested("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
+                if (options.extras && r.nextInt(5) == 0) {
+                    // A long or float counter (not a Var: the body does not read it).
+                    scopes.pop();
+                    scopes.push(new ArrayList<>());
+                    if (r.nextBoolean()) {
+                        nested(prefix + "for (long " + k + " = " + bound + "; " + k + " > 0L; " + k + " -= " + pick("1L", "2L") + ") {",
+                                null, depth, "}");
+                    } else {
+                        nested(prefix + "for (float " + k + " = 0.5f; " + k + " < " + bound + "; " + k + " += " + pick("1f", "0.75f") + ") {",
+                                null, depth, "}");
+                    }
+                } else if (options.extras && inKernel && r.nextInt(3) == 0) {
+                    // A step that differs per thread, or a bound that moves with an enclosing counter.
+                    String step = pick("1 + (ia[gid] & 1)", "2", "1 + (t.laneId() & 1)", "(gid & 3) + 1");
+                    nested(prefix + "for (int " + k + " = " + r.nextInt(0, 2) + "; " + k + " < " + bound + "; " + k + " += " + step + ") {",
+                            trace(k), depth, "}");
+                } else if (r.nextBoolean()) {
+                    nested(prefix + "for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
                 } else {
-                    nested("for (int " + k + " = " + bound + "; " + k + " > 0; " + k + "--) {", trace(k), depth, "}");
+                    nested(prefix + "for (int " + k + " = " + bound + "; " + k + " > 0; " + k + "--) {", trace(k), depth, "}");
                 }
                 scopes.pop();
             }
@@ -628,7 +840,7 @@ public final class KernelGenerator {
                 String c = "c" + nextName++;
                 line("int " + c + " = 0;");
                 scopes.peek().add(new Var(c, T.INT, false));
-                line("while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ") {");
+                line(prefix + "while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ") {");
                 indent++;
                 line(c + "++;");
                 String first = trace(c);
@@ -643,7 +855,7 @@ public final class KernelGenerator {
                 String c = "c" + nextName++;
                 line("int " + c + " = 0;");
                 scopes.peek().add(new Var(c, T.INT, false));
-                line("do {");
+                line(prefix + "do {");
                 indent++;
                 line(c + "++;");
                 String first = trace(c);
@@ -655,6 +867,8 @@ public final class KernelGenerator {
                 line("} while (" + c + " < " + bound + " && " + expr(T.BOOL, 2) + ");");
             }
         }
+        loops.pop();
+        switchInnermost = wasSwitch;
         loopDepth--;
     }
 
@@ -662,6 +876,17 @@ public final class KernelGenerator {
     private String tripCount() {
         if (!inKernel) {
             return String.valueOf(r.nextInt(0, 6));
+        }
+        if (options.extras && r.nextInt(5) == 0) {
+            // Triangular nests: a bound from an enclosing loop's counter, or from data in long or float.
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (!v.assignable && v.type == T.INT && r.nextBoolean()) {
+                        return "(" + v.name + " + " + r.nextInt(0, 2) + ")";
+                    }
+                }
+            }
+            return pick("((int) (la[gid] >>> 61))", "((int) Math.abs(fa[gid]) & 7)", "(Integer.bitCount(ia[gid]) & 7)");
         }
         return switch (r.nextInt(7)) {
             case 0 -> String.valueOf(r.nextInt(0, 7));
@@ -672,6 +897,558 @@ public final class KernelGenerator {
             case 5 -> "(t.laneId() & 3)";
             default -> "((int) la[gid] & 5)";
         };
+    }
+
+    // ---- extras (Options.extras) -----------------------------------------------------------------
+
+    private void extraStatement(int depth, boolean canNest) {
+        if (inKernel && canNest && loopDepth < 2 && r.nextInt(100) < 30) {
+            strideLoop(depth);
+            return;
+        }
+        if (inKernel && loopDepth < 2 && r.nextInt(100) < 12) {
+            accumulatorLoop();
+            return;
+        }
+        int roll = r.nextInt(100);
+        if (roll < 30 && canNest) {
+            switchStatement(depth);
+        } else if (roll < 45 && inKernel) {
+            extraGlobalAtomic();
+        } else if (roll < 65 && inKernel && options.barriers) {
+            // Divergent code too: one operation per kernel, so the updates of a phase commute.
+            if (r.nextBoolean()) {
+                line(sharedAtomic("(" + expr(T.INT, 1) + " & 0x7fffffff) % nt", expr(T.INT, 2)) + ";");
+            } else {
+                line("Atomics." + sharedAtomicFloatOp + "(shAF, (" + expr(T.INT, 1) + " & 0x7fffffff) % (2 * nt), "
+                        + (sharedAtomicFloatOp.equals("add") ? "(float) (" + expr(T.INT, 2) + " & 15)" : expr(T.FLOAT, 2)) + ");");
+            }
+        } else if (roll < 75 && inKernel && options.warpOps && !options.barriers && uniformControl && canNest) {
+            // A warp operation in a divergent branch whose other side returns: the threads that meet it are all the
+            // warp has left, so it is well defined, and the control after the branch is warp-uniform again.
+            boolean wasUniform = uniformControl;
+            line("if (" + expr(T.BOOL, 2) + ") {");
+            indent++;
+            scopes.push(new ArrayList<>());
+            uniformControl = true;
+            warpStatement(depth + 1, false);
+            observe(scopes.peek());
+            scopes.pop();
+            indent--;
+            line("} else {");
+            indent++;
+            if (r.nextBoolean()) {
+                scopes.push(new ArrayList<>());
+                store();
+                scopes.pop();
+            }
+            line("return;");
+            indent--;
+            line("}");
+            uniformControl = wasUniform;
+        } else if (roll < 82) {
+            // A flag (a mask when varying) or a narrow int, assigned later like any local.
+            String name = "v" + nextName++;
+            if (r.nextBoolean()) {
+                line("boolean " + name + " = " + condition(2) + ";");
+                scopes.peek().add(new Var(name, T.BOOL, true));
+            } else {
+                String decl = pick("byte", "short", "char");
+                line(decl + " " + name + " = (" + decl + ") " + expr(T.INT, maxDepth - 1) + ";");
+                scopes.peek().add(new Var(name, T.INT, true, decl));
+            }
+        } else if (roll < 88 && inKernel && options.warpOps && uniformControl) {
+            // A warp reduction or vote in a static helper that takes the thread context (inlined).
+            String name = "v" + nextName++;
+            line("int " + name + " = " + pick("warpSum", "warpMax", "warpCount") + "(t, " + expr(T.INT, 1) + ");");
+            scopes.peek().add(new Var(name, T.INT, true));
+        } else {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + extraExpr(type, maxDepth - 1) + ";");
+            scopes.peek().add(new Var(name, type, true));
+        }
+    }
+
+    /**
+     * A grid-, block- or warp-stride loop over the inputs, as CUDA reductions and histograms run them: the backend's
+     * fast path (whole iterations without masks while every thread of the group stays in) takes those whose body is
+     * one straight block, and in kernels with barriers may interleave them across groups. Half the bodies are that
+     * (accumulations into locals and an order-free histogram atomic), half any statements.
+     */
+    private void strideLoop(int depth) {
+        String i = "i" + nextName++;
+        // Computed before the loop: the fast path wants a header that only compares (no call, no division).
+        String bound = "m" + i;
+        // Over the CTA's shared arrays (written by the last exchange) or over the inputs. A loop that reads only shared
+        // memory in a phase that writes only global memory may run interleaved across the CTA's groups.
+        // Only in CTA-uniform control, in a phase of its own: an exchange's write phase would race with its reads.
+        boolean shared = options.barriers && uniformControl && r.nextBoolean();
+        // Or over the inputs with a histogram in shared memory (shA, the kernel's one shared atomic), as CUDA's
+        // shared-memory histograms do, also in a phase of its own.
+        boolean histogram = !shared && options.barriers && options.extras && uniformControl && r.nextBoolean();
+        boolean phase = shared || histogram;
+        if (phase) {
+            line("t.syncThreads();");
+        }
+        // With index faults, a bound one past the end for some launches (si is the same for every thread).
+        String past = options.faults && faultKind == FaultKind.INDEX && faultsPlaced < 2 && r.nextBoolean() ? " + (si & 1)" : "";
+        if (!past.isEmpty()) {
+            faultsPlaced++;
+        }
+        line("int " + bound + " = " + (shared ? pick("nt", "Math.min(nt, " + r.nextInt(8, 200) + ")")
+                : r.nextBoolean() ? "Math.min(n, " + r.nextInt(16, 400) + ")" : r.nextInt(1, 300) + " % (n + 1)") + past + ";");
+        String header = switch (r.nextInt(options.barriers ? 6 : 5)) {
+            case 0 -> "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())";
+            case 1 -> twoD || threeD ? "for (int " + i + " = t.threadIdxX(); " + i + " < " + bound + "; " + i + " += t.blockDimX())"
+                    : "for (int " + i + " = t.globalIdX(); " + i + " < " + bound + "; " + i + " += t.blockDimX() * t.gridDimX())";
+            case 2 -> "for (int " + i + " = t.laneId(); " + i + " < " + bound + "; " + i + " += t.warpSize())";
+            case 3 -> "for (int " + i + " = " + bound + " - 1 - t.threadIdxX(); " + i + " >= 0; " + i + " -= t.blockDimX())";
+            case 4 -> "for (int " + i + " = t.threadIdxX() * 2; " + i + " < " + bound + "; " + i + " += 2 * t.blockDimX())";
+            default -> "for (int " + i + " = tid; " + i + " < " + bound + "; " + i + " += nt)";
+        };
+        List<Var> accumulators = new ArrayList<>();
+        for (int a = r.nextInt(1, 3); a > 0; a--) {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + literal(type) + ";");
+            Var v = new Var(name, type, true);
+            scopes.peek().add(v);
+            accumulators.add(v);
+        }
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        uniformControl = false;
+        innermostLoopUniform = false;
+        switchInnermost = false;
+        loopDepth++;
+        String label = "L" + i;
+        loops.push(new Loop(label, false));
+        line(label + ": " + header + " {");
+        indent++;
+        scopes.push(new ArrayList<>(List.of(new Var(i, T.INT, false))));
+        for (Var acc : accumulators) {
+            String prefix = switch (acc.type) {
+                case INT -> "i";
+                case LONG -> "l";
+                case FLOAT -> "f";
+                default -> "d";
+            };
+            String x = shared ? "sh" + prefix.toUpperCase() + "[" + i + "]" : prefix + "a[" + i + "]";
+            line(switch (acc.type) {
+                case INT -> acc.name + " " + pick("+=", "^=", "|=") + " " + x + pick("", " * " + r.nextInt(1, 9), " >>> " + r.nextInt(0, 8)) + ";";
+                case LONG -> pick(acc.name + " += " + x + " ^ " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
+                case FLOAT -> pick(acc.name + " += " + x + ";", acc.name + " = Math.fma(" + x + ", sf, " + acc.name + ");",
+                        acc.name + " = Math.min(" + acc.name + ", " + x + ");");
+                default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
+            });
+        }
+        if (!phase && r.nextInt(3) == 0) {
+            // A store in the straight body: the fast path must not store for threads that returned before the loop.
+            line(output(T.INT, r.nextInt(4)) + " " + pick("^=", "+=", "=") + " ia[" + i + "] + " + i + ";");
+        }
+        if (histogram) {
+            line(sharedAtomic(pick("(ia[" + i + "] & 15) % nt", "(ia[" + i + "] & 0x7fffffff) % nt", i + " % nt"), pick("1", "ia[" + i + "]", i)) + ";");
+        } else if (!shared && r.nextBoolean()) {
+            int slice = atomicSlices[T.INT.ordinal()];
+            if (slice < ATOMIC_LENGTH / ATOMIC_SLICE) {
+                atomicSlices[T.INT.ordinal()]++;
+                line("Atomics." + pick("add", "max", "or") + "(ai, " + slice * ATOMIC_SLICE + " + (ia[" + i + "] & " + (ATOMIC_SLICE - 1) + "), "
+                        + pick("1", i, "ia[" + i + "]") + ");");
+            }
+        }
+        if (!phase && r.nextBoolean()) {
+            block(depth + 1);
+        }
+        scopes.pop();
+        indent--;
+        line("}");
+        if (phase) {
+            line("t.syncThreads();");
+        }
+        loops.pop();
+        loopDepth--;
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+        switchInnermost = wasSwitch;
+    }
+
+    /** The kernel's one atomic on {@code shA}, in a form whose final values do not depend on the threads' order. */
+    private String sharedAtomic(String index, String operand) {
+        return switch (sharedAtomicOp) {
+            case "exchange" -> "Atomics.exchange(shA, " + index + ", " + sharedAtomicConstants[0] + ")";
+            case "compareAndSwap" -> "Atomics.compareAndSwap(shA, " + index + ", " + sharedAtomicConstants[0] + ", " + sharedAtomicConstants[1] + ")";
+            case "inc" -> "Atomics.inc(shA, " + index + ", " + sharedAtomicConstants[2] + ")";
+            default -> "Atomics." + sharedAtomicOp + "(shA, " + index + ", " + operand + ")";
+        };
+    }
+
+    /**
+     * A loop of one straight block carrying many independent accumulators, as a register-blocked matmul's: the
+     * backend splits such loops into several (LoopFission) when they carry more than 12 units. With faults, one
+     * chain may divide by zero or index out of bounds, which the split loops must keep where it was.
+     */
+    private void accumulatorLoop() {
+        String k = "k" + nextName++;
+        String bound = pick("(ia[gid] & 7)", String.valueOf(r.nextInt(1, 9)), "(si & 7)", "(gid % 5)");
+        List<Var> accumulators = new ArrayList<>();
+        for (int a = r.nextInt(5, 15); a > 0; a--) {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + literal(type) + ";");
+            Var v = new Var(name, type, true);
+            scopes.peek().add(v);
+            accumulators.add(v);
+        }
+        line("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {");
+        indent++;
+        int faultAt = options.faults && faultKind != FaultKind.CONVERGENCE && faultsPlaced < 2 && r.nextBoolean()
+                ? r.nextInt(accumulators.size()) : -1;
+        if (faultAt >= 0) {
+            faultsPlaced++;
+        }
+        for (int j = 0; j < accumulators.size(); j++) {
+            Var acc = accumulators.get(j);
+            String idx = "(" + k + " * " + r.nextInt(1, 8) + " + gid) % n";
+            if (j == faultAt && faultKind == FaultKind.INDEX) {
+                idx = k + " + gid + " + r.nextInt(0, 3);
+            }
+            String prefix = switch (acc.type) {
+                case INT -> "i";
+                case LONG -> "l";
+                case FLOAT -> "f";
+                default -> "d";
+            };
+            String x = prefix + "a[" + idx + "]";
+            if (j == faultAt && faultKind == FaultKind.DIVIDE) {
+                x = acc.type == T.LONG ? "(la[gid] / (la[" + idx + "] & 3))" : acc.type == T.INT ? "(ia[gid] / (ia[" + idx + "] & 3))"
+                        : "(" + x + " + ia[gid] / (ia[(" + k + " + gid) % n] & 3))";
+            }
+            // Now and then a chain reads another's accumulator: the split must keep such groups together.
+            Var other = accumulators.get(r.nextInt(accumulators.size()));
+            String mix = other != acc && other.type == acc.type && r.nextInt(4) == 0 ? " + " + other.name : "";
+            line(switch (acc.type) {
+                case INT -> acc.name + " = " + acc.name + " * " + pick("31", "3", "-1") + " + " + x + mix + ";";
+                case LONG -> acc.name + " += " + x + " * " + k + mix + ";";
+                case FLOAT -> pick(acc.name + " = Math.fma(" + x + ", sf, " + acc.name + ")" + mix + ";", acc.name + " += " + x + mix + ";");
+                default -> acc.name + " = " + acc.name + " * 0.5d + " + x + mix + ";";
+            });
+        }
+        indent--;
+        line("}");
+    }
+
+    /**
+     * A switch statement (dense cases: tableswitch; sparse: lookupswitch), cases falling through or not, on a
+     * per-thread value, or on a CTA-uniform one where barriers and warp operations may sit in the cases.
+     */
+    private void switchStatement(int depth) {
+        boolean uniform = (options.barriers || options.warpOps) && inKernel && uniformControl && r.nextBoolean();
+        String selector = uniform ? pick("(si & 3)", "(t.blockIdxX() % 3)", "(n & 7)", "(int) (sl & 3)")
+                : switch (r.nextInt(4)) {
+                    case 0 -> "(" + expr(T.INT, 2) + " & 3)";
+                    case 1 -> "(" + expr(T.INT, 1) + " % 5)";
+                    case 2 -> inKernel ? "t.laneId()" : "(" + expr(T.INT, 1) + " >>> 29)";
+                    default -> expr(T.INT, 2);
+                };
+        if (uniform && !uniformCounters.isEmpty() && r.nextBoolean()) {
+            selector = uniformCounters.peek();
+        }
+        boolean dense = r.nextBoolean();
+        int cases = r.nextInt(1, 5);
+        List<Integer> keys = new ArrayList<>();
+        while (keys.size() < cases) {
+            int k = dense ? r.nextInt(-1, 6) : pickInt(-7, 0, 1, 3, 31, 100, 1000, -1000, 65536, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            if (!keys.contains(k)) {
+                keys.add(k);
+            }
+        }
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        uniformControl = uniform;
+        // A conditional break of a uniform switch would make the rest of the case divergent.
+        innermostLoopUniform = uniform;
+        switchInnermost = true;
+        // As an int: a narrowing cast in the selector would make it a short switch, whose large cases do not compile.
+        line("switch ((int) " + selector + ") {");
+        indent++;
+        boolean hasDefault = r.nextBoolean();
+        for (int i = 0; i <= keys.size(); i++) {
+            if (i == keys.size() && !hasDefault) {
+                break;
+            }
+            int key = i < keys.size() ? keys.get(i) : 0;
+            line(i == keys.size() ? "default: {" : "case " + (key == Integer.MIN_VALUE ? "Integer.MIN_VALUE" : key == Integer.MAX_VALUE
+                    ? "Integer.MAX_VALUE" : String.valueOf(key)) + ": {");
+            indent++;
+            scopes.push(new ArrayList<>());
+            block(depth + 1);
+            observe(scopes.peek());
+            scopes.pop();
+            if (r.nextInt(3) != 0) {
+                line("break;");
+            }
+            indent--;
+            line("}");
+        }
+        indent--;
+        line("}");
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+        switchInnermost = wasSwitch;
+    }
+
+    /**
+     * A global atomic whose final value does not depend on the order of the threads: an exchange to one constant,
+     * a compare-and-swap from one constant to another (float and double too), increments and decrements.
+     */
+    private void extraGlobalAtomic() {
+        T type = numeric();
+        int slice = atomicSlices[type.ordinal()];
+        if (slice >= ATOMIC_LENGTH / ATOMIC_SLICE) {
+            store();
+            return;
+        }
+        atomicSlices[type.ordinal()]++;
+        String array = switch (type) {
+            case INT -> "ai";
+            case LONG -> "al";
+            case FLOAT -> "af";
+            default -> "ad";
+        };
+        String index = slice * ATOMIC_SLICE + " + (" + pick("t.laneId()", "gid", expr(T.INT, 1), "t.warpId()") + " & " + (ATOMIC_SLICE - 1) + ")";
+        String guard = r.nextBoolean() ? null : expr(T.BOOL, 2);
+        if (guard != null) {
+            line("if (" + guard + ") {");
+            indent++;
+        }
+        if (r.nextBoolean()) {
+            line("Atomics.exchange(" + array + ", " + index + ", " + literal(type) + ");");
+        } else {
+            // From a value the arrays hold (their inputs include small integers) to another.
+            String from = switch (type) {
+                case INT -> String.valueOf(r.nextInt(-2, 3));
+                case LONG -> r.nextInt(-2, 3) + "L";
+                case FLOAT -> r.nextInt(-2, 3) + "f";
+                default -> r.nextInt(-2, 3) + "d";
+            };
+            line("Atomics.compareAndSwap(" + array + ", " + index + ", " + from + ", " + literal(type) + ");");
+        }
+        if (guard != null) {
+            indent--;
+            line("}");
+        }
+    }
+
+    /** Functions the compiler lowers that the base generator does not call: bit counts and rotations, rounding, bits. */
+    private String extraExpr(T type, int d) {
+        int e = Math.max(0, d);
+        String i1 = expr(T.INT, e);
+        return switch (type) {
+            case INT -> switch (r.nextInt(22)) {
+                case 0 -> "Integer.bitCount(" + i1 + ")";
+                case 1 -> "Integer.numberOfLeadingZeros(" + i1 + ")";
+                case 2 -> "Integer.numberOfTrailingZeros(" + i1 + ")";
+                case 3 -> "Integer." + pick("reverse", "reverseBytes", "highestOneBit", "lowestOneBit", "signum") + "(" + i1 + ")";
+                case 4 -> "Integer." + pick("rotateLeft", "rotateRight") + "(" + i1 + ", " + expr(T.INT, e) + ")";
+                case 5 -> "Integer." + pick("compare", "compareUnsigned", "min", "max", "sum") + "(" + i1 + ", " + expr(T.INT, e) + ")";
+                case 6 -> "Long." + pick("bitCount", "numberOfLeadingZeros", "numberOfTrailingZeros", "signum") + "(" + expr(T.LONG, e) + ")";
+                case 7 -> "Long." + pick("compare", "compareUnsigned") + "(" + expr(T.LONG, e) + ", " + expr(T.LONG, e) + ")";
+                case 8 -> "Math.round(" + expr(T.FLOAT, e) + ")";
+                case 9 -> "Math.getExponent(" + expr(r.nextBoolean() ? T.FLOAT : T.DOUBLE, e) + ")";
+                case 10 -> "Float.floatToIntBits(" + expr(T.FLOAT, e) + ")";
+                case 11 -> pick("Float", "Double") .equals("Float") ? "Float.compare(" + expr(T.FLOAT, e) + ", " + expr(T.FLOAT, e) + ")"
+                        : "Double.compare(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 12, 13 -> guardedDivision(T.INT, e);
+                case 14, 15 -> guardedGather(T.INT);
+                case 16, 17 -> switchExpression(T.INT, e);
+                case 18 -> "((" + pick("byte", "short", "char") + ") (" + i1 + " " + pick("+", "*", "-") + " " + expr(T.INT, e) + "))";
+                case 19 -> "(int) Math.signum(" + expr(T.FLOAT, e) + ")";
+                case 20 -> "(" + i1 + " " + pick("<<", ">>", ">>>") + " " + pick("31", "32", "33", "-1", "(-33)", "63", "64") + ")";
+                default -> "(" + condition(e) + " " + pick("&", "|", "^") + " " + condition(e) + " ? " + i1 + " : " + expr(T.INT, e) + ")";
+            };
+            case LONG -> switch (r.nextInt(13)) {
+                case 0 -> "Long." + pick("reverse", "reverseBytes", "highestOneBit", "lowestOneBit") + "(" + expr(T.LONG, e) + ")";
+                case 1 -> "Long." + pick("rotateLeft", "rotateRight") + "(" + expr(T.LONG, e) + ", " + i1 + ")";
+                case 2 -> "Math.multiplyHigh(" + expr(T.LONG, e) + ", " + expr(T.LONG, e) + ")";
+                case 3 -> "Math.round(" + expr(T.DOUBLE, e) + ")";
+                case 4 -> "Double.doubleToLongBits(" + expr(T.DOUBLE, e) + ")";
+                case 5 -> "Integer.toUnsignedLong(" + i1 + ")";
+                case 6 -> "Long." + pick("min", "max", "sum") + "(" + expr(T.LONG, e) + ", " + expr(T.LONG, e) + ")";
+                case 7, 8 -> guardedDivision(T.LONG, e);
+                case 9 -> guardedGather(T.LONG);
+                case 10 -> switchExpression(T.LONG, e);
+                case 11 -> "(" + expr(T.LONG, e) + " " + pick("<<", ">>", ">>>") + " " + pick("63", "64", "65", "-1", "(-65)", "32") + ")";
+                default -> "((long) " + i1 + " * " + i1 + ")";
+            };
+            case FLOAT -> switch (r.nextInt(12)) {
+                case 0 -> "Math." + pick("signum", "ulp", "nextUp", "nextDown") + "(" + expr(T.FLOAT, e) + ")";
+                case 1 -> "Math.scalb(" + expr(T.FLOAT, e) + ", " + pick(i1, "(" + i1 + " % 300)", String.valueOf(r.nextInt(-160, 160))) + ")";
+                case 2 -> "Math.nextAfter(" + expr(T.FLOAT, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 3 -> "Float.intBitsToFloat(" + i1 + ")";
+                case 4 -> "Float." + pick("min", "max", "sum") + "(" + expr(T.FLOAT, e) + ", " + expr(T.FLOAT, e) + ")";
+                case 5, 6 -> "dev.weft.Sfu." + pick("rcp", "rsqrt", "ex2", "lg2", "sin", "cos") + "(" + expr(T.FLOAT, e) + ")";
+                // FastMath is not compiled (the backend declines its calls), so its SFU calls are written out here.
+                case 7 -> "dev.weft.Sfu.ex2(" + expr(T.FLOAT, e) + " * 1.442695f)";
+                case 8 -> "(" + expr(T.FLOAT, e) + " * dev.weft.Sfu.rcp(" + expr(T.FLOAT, e) + "))";
+                case 9 -> guardedGather(T.FLOAT);
+                case 10 -> switchExpression(T.FLOAT, e);
+                default -> "((float) " + expr(T.LONG, e) + " + (float) " + i1 + ")";
+            };
+            default -> switch (r.nextInt(10)) {
+                case 0 -> "Math." + pick("signum", "ulp", "nextUp", "nextDown", "toRadians", "toDegrees") + "(" + expr(T.DOUBLE, e) + ")";
+                case 1 -> "Math.scalb(" + expr(T.DOUBLE, e) + ", " + pick(i1, "(" + i1 + " % 2200)", String.valueOf(r.nextInt(-1100, 1100))) + ")";
+                case 2 -> "Math.nextAfter(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 3 -> "Math.IEEEremainder(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 4 -> "Double.longBitsToDouble(" + expr(T.LONG, e) + ")";
+                case 5 -> "Double." + pick("min", "max", "sum") + "(" + expr(T.DOUBLE, e) + ", " + expr(T.DOUBLE, e) + ")";
+                case 6 -> guardedGather(T.DOUBLE);
+                case 7 -> switchExpression(T.DOUBLE, e);
+                case 8 -> "((double) " + expr(T.FLOAT, e) + " * " + expr(T.LONG, e) + ")";
+                default -> "((double) " + expr(T.LONG, e) + " / " + i1 + ")";
+            };
+        };
+    }
+
+    /** A division whose divisor may be zero (or -1 under MIN_VALUE), taken only where it is not zero. */
+    private String guardedDivision(T type, int e) {
+        String divisor = r.nextBoolean() ? expr(type, e) : "(" + expr(type, e) + " " + pick("& 3", "% 3", ">> 30") + ")";
+        String a = r.nextInt(4) == 0 ? (type == T.INT ? "Integer.MIN_VALUE" : "Long.MIN_VALUE") : expr(type, e);
+        String zero = type == T.INT ? "0" : "0L";
+        String op = pick("/", "%");
+        return r.nextBoolean()
+                ? "(" + divisor + " != " + zero + " ? " + a + " " + op + " " + divisor + " : " + expr(type, e) + ")"
+                : "(" + divisor + " == " + zero + " ? " + expr(type, e) + " : " + a + " " + op + " " + divisor + ")";
+    }
+
+    /** A load at an index that may be out of bounds, taken only where it is in bounds. */
+    private String guardedGather(T type) {
+        if (!inKernel) {
+            return literal(type);
+        }
+        String array = switch (type) {
+            case INT -> "ia";
+            case LONG -> "la";
+            case FLOAT -> "fa";
+            default -> "da";
+        };
+        String i = pick("(gid + " + r.nextInt(-3, 40) + ")", "(gid - t.laneId() * " + r.nextInt(1, 3) + ")", expr(T.INT, 1), "(ia[gid] + gid)");
+        String inBounds = r.nextBoolean() ? i + " >= 0 && " + i + " < n" : "Integer.compareUnsigned(" + i + ", n) < 0";
+        return "(" + inBounds + " ? " + array + "[" + i + "] : " + literal(type) + ")";
+    }
+
+    /** A switch expression over a few cases. */
+    private String switchExpression(T type, int e) {
+        String selector = pick("(" + expr(T.INT, e) + " & 3)", inKernel ? "t.laneId() % 3" : "7", expr(T.INT, e), "(int) (" + expr(T.LONG, e) + " >>> 62)");
+        int a = r.nextInt(-1, 3);
+        int b = a + r.nextInt(1, 3);
+        return "(switch ((int) " + selector + ") { case " + a + " -> " + expr(type, e) + "; case " + b + ", " + (b + 7) + " -> " + expr(type, e)
+                + "; default -> " + expr(type, e) + "; })";
+    }
+
+    // ---- faults (Options.faults) -------------------------------------------------------------------
+
+    /**
+     * A statement that faults in some threads, or none, depending on data: of the kernel's one kind, so that which
+     * thread fails first (a race between the SMs) cannot change the kind of the failure.
+     */
+    private void faultStatement() {
+        faultsPlaced++;
+        switch (faultKind) {
+            case DIVIDE -> {
+                T type = r.nextBoolean() ? T.INT : T.LONG;
+                String divisor = switch (r.nextInt(4)) {
+                    case 0 -> "(" + expr(type, 2) + " & " + pick("3", "255", "0x10000") + ")";
+                    case 1 -> "(" + leaf(type) + " " + pick("& 7", "% 4", ">>> 29") + ")";
+                    case 2 -> type == T.INT ? "(si & 1)" : "(sl & 1)";
+                    default -> type == T.INT ? "(t.laneId() " + pick("- 31", "& 15", "- 5") + ")" : "(long) (gid - " + r.nextInt(0, 300) + ")";
+                };
+                String name = "v" + nextName++;
+                line(type.java + " " + name + " = " + expr(type, 1) + " " + pick("/", "%") + " " + divisor + ";");
+                scopes.peek().add(new Var(name, type, true));
+            }
+            case INDEX -> {
+                T type = numeric();
+                String prefix = switch (type) {
+                    case INT -> "i";
+                    case LONG -> "l";
+                    case FLOAT -> "f";
+                    default -> "d";
+                };
+                String bit = "(" + expr(T.INT, 1) + " & " + pick("1", "64", "1024") + ")";
+                int choice = r.nextInt(options.barriers ? 6 : 4);
+                switch (choice) {
+                    case 0 -> {
+                        // A load past the end of the input.
+                        String name = "v" + nextName++;
+                        line(type.java + " " + name + " = " + prefix + "a[gid + " + pick(bit + " * n", "(" + bit + " == 0 ? 0 : n - gid)",
+                                String.valueOf(r.nextInt(1, 64))) + "];");
+                        scopes.peek().add(new Var(name, type, true));
+                    }
+                    case 1 -> {
+                        // A negative index.
+                        String name = "v" + nextName++;
+                        line(type.java + " " + name + " = " + prefix + "a[gid - (" + bit + " == 0 ? 0 : gid + " + r.nextInt(1, 3) + ")];");
+                        scopes.peek().add(new Var(name, type, true));
+                    }
+                    case 2 -> {
+                        // A store to the thread's own element, or far past the end of the output.
+                        String slot = output(type, r.nextInt(4));
+                        String array = slot.substring(0, slot.indexOf('['));
+                        line(array + "[gid * " + SLOTS + " + " + r.nextInt(4) + " + " + bit + " * n * " + SLOTS + "] = " + expr(type, 1) + ";");
+                    }
+                    case 3 -> {
+                        // A gather whose index may be n.
+                        String name = "v" + nextName++;
+                        line(type.java + " " + name + " = " + prefix + "a[(" + expr(T.INT, 1) + " & 0x7fffffff) % (n + 1)];");
+                        scopes.peek().add(new Var(name, type, true));
+                    }
+                    case 4 -> line("shP[tid + " + bit + " * nt] = " + expr(T.INT, 1) + ";");
+                    default -> {
+                        String name = "v" + nextName++;
+                        line("int " + name + " = shP[tid - (" + bit + " == 0 ? 0 : nt)];");
+                        scopes.peek().add(new Var(name, T.INT, true));
+                    }
+                }
+            }
+            default -> {
+                // A convergence error where threads diverge: a barrier or warp operation in a branch, or a return before a barrier.
+                if (options.barriers && (!options.warpOps || r.nextBoolean())) {
+                    int variant = r.nextInt(options.extras ? 3 : 2);
+                    if (variant == 2) {
+                        // A barrier in a loop whose trip count may differ between the threads of a CTA.
+                        String k = "k" + nextName++;
+                        line("for (int " + k + " = 0; " + k + " < " + pick("(" + expr(T.INT, 1) + " & 1) + 1", "(ia[gid] & 1)",
+                                "(gid / 5 & 1) + 1", "(t.laneId() >> 4) + 1", "(ia[0] & 3)") + "; " + k + "++) {");
+                        line("    t.syncThreads();");
+                        line("}");
+                    } else if (variant == 0) {
+                        line("if (" + expr(T.BOOL, 2) + ") {");
+                        line("    t.syncThreads();");
+                        line("}");
+                    } else {
+                        line("if (" + expr(T.BOOL, 2) + ") {");
+                        line("    return;");
+                        line("}");
+                        line("t.syncThreads();");
+                    }
+                } else {
+                    String v = "v" + nextName++;
+                    line("int " + v + " = 0;");
+                    scopes.peek().add(new Var(v, T.INT, true));
+                    line("if (" + expr(T.BOOL, 2) + ") {");
+                    line("    " + v + " = t." + pick("ballot(" + condition(1) + ")", "shfl(" + expr(T.INT, 1) + ", " + r.nextInt(0, 32) + ")",
+                            "shflXor(" + expr(T.INT, 1) + ", 1)") + ";");
+                    line("}");
+                    if (r.nextBoolean()) {
+                        // Threads that skipped it meet a second warp operation: an error unless the branch was uniform.
+                        line(output(T.INT, r.nextInt(4)) + " ^= t.ballot(" + condition(1) + ");");
+                    }
+                }
+            }
+        }
     }
 
     // ---- barriers (barrier mode, CTA-uniform control only) ----------------------------------------
@@ -710,11 +1487,18 @@ public final class KernelGenerator {
             // One operation per phase, and one whose result does not depend on the order of the threads' updates.
             String op = type == T.INT || type == T.LONG ? pick("add", "add", "min", "max", "and", "or", "xor") : pick("min", "max");
             line("Atomics." + op + "(" + array + ", (" + expr(T.INT, 1) + " & 0x7fffffff) % nt, " + expr(type, 2) + ");");
+        } else if (options.extras && r.nextInt(3) == 0) {
+            // One writer per warp (a warp's total from its last lane, as a block scan does) or per run of threads.
+            String writer = pick("t.laneId() == t.warpSize() - 1", "t.laneId() == 0", "tid % 3 == 0", "t.laneId() == (si & (t.warpSize() - 1))");
+            String at = writer.startsWith("tid") ? "tid / 3" : pick("t.warpId()", "tid / t.warpSize()");
+            line("if (" + writer + ") {");
+            line("    " + array + "[" + at + "] = " + expr(type, maxDepth) + ";");
+            line("}");
         } else {
             line(array + "[tid] = " + expr(type, maxDepth) + ";");
         }
-        line("t.syncThreads();");
-        String read = array + "[" + slot() + "]";
+        line(options.extras && r.nextInt(4) == 0 ? "barrier(t);" : "t.syncThreads();");
+        String read = options.extras && type == T.INT && r.nextInt(3) == 0 ? "read(shI, " + slot() + ")" : array + "[" + slot() + "]";
         if (r.nextBoolean()) {
             String op = type == T.INT || type == T.LONG ? pick("=", "+=", "^=") : pick("=", "+=");
             line(output(type, r.nextInt(4)) + " " + op + " " + read + ";");
@@ -734,6 +1518,15 @@ public final class KernelGenerator {
 
     /** Another thread's slot: a neighbour, one a warp or half a CTA away, the mirror, or one chosen by data. */
     private String slot() {
+        if (options.extras && (twoD || threeD) && r.nextInt(3) == 0) {
+            // By coordinates: the next row, the next plane, the transposed position within the CTA.
+            String z = threeD ? "t.threadIdxZ()" : "0";
+            return switch (r.nextInt(3)) {
+                case 0 -> "((" + z + " * t.blockDimY() + (t.threadIdxY() + 1) % t.blockDimY()) * t.blockDimX() + t.threadIdxX())";
+                case 1 -> "((((" + z + " + 1) % t.blockDimZ()) * t.blockDimY() + t.threadIdxY()) * t.blockDimX() + t.threadIdxX())";
+                default -> "((" + z + " * t.blockDimY() + t.threadIdxX() % t.blockDimY()) * t.blockDimX() + t.threadIdxY() % t.blockDimX())";
+            };
+        }
         String k = uniformCounters.isEmpty() || r.nextBoolean() ? String.valueOf(r.nextInt(1, 40)) : uniformCounters.peek() + " + 1";
         return switch (r.nextInt(7)) {
             case 0, 1 -> "(tid + " + k + ") % nt";
@@ -843,16 +1636,25 @@ public final class KernelGenerator {
             case 3 -> "(t.blockIdxX() % 3)";
             default -> "(n % 4)";
         };
+        if (options.extras && !uniformCounters.isEmpty() && r.nextInt(3) == 0) {
+            bound = "(" + uniformCounters.peek() + " + 1)";
+        }
         String k = "k" + nextName++;
         boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        switchInnermost = false;
         innermostLoopUniform = true;
         loopDepth++;
         uniformCounters.push(k);
+        loops.push(new Loop("L" + k, true));
         scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
-        nested("for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {", trace(k), depth, "}");
+        nested((options.extras ? "L" + k + ": " : "") + "for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {",
+                trace(k), depth, "}");
         scopes.pop();
+        loops.pop();
         uniformCounters.pop();
         loopDepth--;
+        switchInnermost = wasSwitch;
         innermostLoopUniform = wasUniformLoop;
     }
 
@@ -887,6 +1689,9 @@ public final class KernelGenerator {
             return leaf(type);
         }
         int d = depth - 1;
+        if (options.extras && r.nextInt(100) < 12) {
+            return extraExpr(type, d);
+        }
         int roll = r.nextInt(100);
         if (roll < 40) {
             return binary(type, d);
@@ -1000,6 +1805,25 @@ public final class KernelGenerator {
     }
 
     private String condition(int depth) {
+        if (options.extras && r.nextInt(100) < 10) {
+            List<Var> flags = new ArrayList<>();
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (v.type == T.BOOL) {
+                        flags.add(v);
+                    }
+                }
+            }
+            if (!flags.isEmpty() && r.nextBoolean()) {
+                return (r.nextBoolean() ? "!" : "") + flags.get(r.nextInt(flags.size())).name;
+            }
+            return switch (r.nextInt(5)) {
+                case 0 -> "Float." + pick("isNaN", "isInfinite", "isFinite") + "(" + expr(T.FLOAT, Math.max(0, depth - 1)) + ")";
+                case 1 -> "Double." + pick("isNaN", "isInfinite", "isFinite") + "(" + expr(T.DOUBLE, Math.max(0, depth - 1)) + ")";
+                case 2 -> "(Integer.compareUnsigned(" + expr(T.INT, Math.max(0, depth - 1)) + ", " + expr(T.INT, Math.max(0, depth - 1)) + ") < 0)";
+                default -> "(" + condition(depth - 1) + " " + pick("&", "|", "^") + " " + condition(depth - 1) + ")";
+            };
+        }
         int roll = depth <= 0 ? r.nextInt(60) : r.nextInt(100);
         if (roll < 60) {
             T type = T.NUMERIC[r.nextInt(4)];

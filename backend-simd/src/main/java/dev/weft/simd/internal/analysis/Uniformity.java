@@ -115,7 +115,10 @@ public final class Uniformity {
                 }
             }
             for (Block b : cfg.rpo) {
-                if ((b.exit == Block.Exit.IF || b.exit == Block.Exit.SWITCH) && !b.cond.isUniform()
+                // The condition as the branch sees it: a switch on a counter of a divergent loop, read after the loop,
+                // takes each thread's own exit value (an if's condition is a comparison made at the branch, which
+                // nodeShape already judges so).
+                if ((b.exit == Block.Exit.IF || b.exit == Block.Exit.SWITCH) && shapeAt(b.cond, b) != Shape.UNIFORM
                         && !divergentBranches.contains(b) && distinctSuccessors(b) > 1) {
                     divergentBranches.add(b);
                     syncDependence(b);

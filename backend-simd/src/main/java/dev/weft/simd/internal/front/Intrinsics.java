@@ -101,7 +101,9 @@ public final class Intrinsics {
         helper("java/lang/Double", "doubleToLongBits", "(D)J", "doubleToLongBits", 0);
         helper("java/lang/Double", "longBitsToDouble", "(J)D", "longBitsToDouble", 0);
         helper("java/lang/Float", "isNaN", "(F)Z", "isNaN", 0);
-        helper("java/lang/Double", "isNaN", "(D)Z", "isNaN", 0);
+        // Per lane: a helper maps register r to register r, and a double argument has twice the registers of the int
+        // result (there was no Lanes.isNaN(DoubleVector) either: the generated call failed with NoSuchMethodError).
+        perLane("java/lang/Double", "isNaN", "(D)Z");
         for (String box : List.of("java/lang/Float", "java/lang/Double")) {
             String t = box.endsWith("Float") ? "F" : "D";
             perLane(box, "isInfinite", "(" + t + ")Z");

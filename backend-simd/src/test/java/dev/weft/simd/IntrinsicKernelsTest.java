@@ -1,6 +1,7 @@
 package dev.weft.simd;
 
 import dev.weft.Dim3;
+import dev.weft.FastMath;
 import dev.weft.Kernel;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
@@ -30,6 +31,48 @@ class IntrinsicKernelsTest {
             out[2 * i] = Double.isNaN(x[i]) ? 1 : 0;
             out[2 * i + 1] = Float.isNaN(f[i]) ? 3 : 2;
         };
+    }
+
+    static Kernel fastMath(Object[] a) {
+        float[] x = (float[]) a[0];
+        float[] y = (float[]) a[1];
+        float[] out = (float[]) a[2];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            float p = x[i];
+            float q = y[i];
+            out[8 * i] = FastMath.expf(p);
+            out[8 * i + 1] = FastMath.logf(Math.abs(p));
+            out[8 * i + 2] = FastMath.log2f(q);
+            out[8 * i + 3] = FastMath.sinf(p);
+            out[8 * i + 4] = FastMath.cosf(p) + FastMath.sinf(0.5f);
+            out[8 * i + 5] = FastMath.sqrtf(q);
+            out[8 * i + 6] = FastMath.fdividef(p, q);
+            out[8 * i + 7] = p > 0 ? FastMath.fdividef(q, p) : FastMath.expf(q);
+        };
+    }
+
+    /**
+     * CUDA's fast-math intrinsics compile (they had run the kernel on the reference executor, "not a function the SIMD
+     * backend knows"), bit for bit, edge values included: zeros, subnormals (flushed), infinities, NaN, negatives.
+     */
+    @Test
+    void fastMath_varyingArguments_compileBitForBit() {
+        int n = 200;
+        float[] x = Differential.floats(n, 73, -20, 20);
+        float[] y = Differential.floats(n, 74, -3, 3);
+        float[] edges = {0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE,
+            Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, 1e-40f, -1e-40f, 0x1p127f, 0x1.8p127f, 1f};
+        for (int i = 0; i < edges.length; i++) {
+            x[7 * i] = edges[i];
+            y[7 * i + 3] = edges[edges.length - 1 - i];
+            y[7 * i + 5] = edges[i];
+        }
+        d.check(Dim3.of(4), Dim3.of(64), IntrinsicKernelsTest::fastMath, x, y, new float[8 * n]);
     }
 
     /** Double.isNaN had a vector helper that did not exist (NoSuchMethodError at run time; FuzzTest seed 0x14100052). */

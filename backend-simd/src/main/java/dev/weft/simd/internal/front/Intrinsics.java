@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * The static methods a kernel may call without being inlined: {@code Math}, {@code StrictMath} where exact,
- * the bit conversions of {@code Float}, {@code Double}, {@code Integer}, {@code Long}, and {@link dev.weft.Sfu}.
+ * the bit conversions of {@code Float}, {@code Double}, {@code Integer}, {@code Long}, {@link dev.weft.Sfu} and
+ * {@link dev.weft.FastMath}.
  * Each has a vector lowering or runs per lane; see {@link Fn}.
  *
  * <p>Implementation notes. The ulp figures are what a varying call may differ from the scalar method the
@@ -33,6 +34,8 @@ public final class Intrinsics {
     private static final String MATH = "java/lang/Math";
     private static final String STRICT = "java/lang/StrictMath";
     private static final String LANES = "dev/weft/simd/internal/gen/Lanes";
+    private static final String FAST_MATH = "dev/weft/FastMath";
+    private static final String VECTOR_FAST_MATH = "dev/weft/simd/sfu/VectorFastMath";
 
     private Intrinsics() {
     }
@@ -140,6 +143,14 @@ public final class Intrinsics {
         put("java/lang/Integer", "reverseBytes", "(I)I", Lowering.UNARY, "REVERSE_BYTES", 0);
         perLane("java/lang/Integer", "toUnsignedLong", "(I)J");
 
+        // CUDA's fast-math intrinsics: one SFU operation and a multiply each, with vector twins that return the same bits
+        // lane by lane (VectorSfuTest sweeps them), so a compiled kernel's results equal the reference executor's.
+        for (String op : List.of("expf", "logf", "log2f", "sinf", "cosf", "sqrtf")) {
+            TABLE.put(key(FAST_MATH, op, "(F)F"), new Fn(FAST_MATH, op, "(F)F", Kind.FLOAT, List.of(Kind.FLOAT),
+                    Lowering.HELPER, null, VECTOR_FAST_MATH + "." + op, false, 0));
+        }
+        TABLE.put(key(FAST_MATH, "fdividef", "(FF)F"), new Fn(FAST_MATH, "fdividef", "(FF)F", Kind.FLOAT,
+                List.of(Kind.FLOAT, Kind.FLOAT), Lowering.HELPER, null, VECTOR_FAST_MATH + ".fdividef", false, 0));
         for (SfuLowering.Entry e : SfuLowering.ENTRIES) {
             String d = "(F)F";
             if (e.vectorHelper() == null) {

@@ -673,6 +673,26 @@ public final class KernelGenerator {
         }
     }
 
+    /** The next unused slice of the global atomic array of {@code type}, claimed; -1 once they are used up. */
+    private int claimAtomicSlice(T type) {
+        int slice = atomicSlices[type.ordinal()];
+        if (slice >= ATOMIC_LENGTH / ATOMIC_SLICE) {
+            return -1;
+        }
+        atomicSlices[type.ordinal()]++;
+        return slice;
+    }
+
+    /** The kernel's global atomic array of {@code type}. */
+    private static String atomicArray(T type) {
+        return switch (type) {
+            case INT -> "ai";
+            case LONG -> "al";
+            case FLOAT -> "af";
+            default -> "ad";
+        };
+    }
+
     /**
      * An atomic update of a global array, at an index that may be the same for the whole warp, one per lane or
      * chosen by data (lanes of a warp that meet at one address must all count). Falls back to a store once the
@@ -680,18 +700,12 @@ public final class KernelGenerator {
      */
     private void globalAtomic() {
         T type = numeric();
-        int slice = atomicSlices[type.ordinal()];
-        if (slice >= ATOMIC_LENGTH / ATOMIC_SLICE) {
+        int slice = claimAtomicSlice(type);
+        if (slice < 0) {
             store();
             return;
         }
-        atomicSlices[type.ordinal()]++;
-        String array = switch (type) {
-            case INT -> "ai";
-            case LONG -> "al";
-            case FLOAT -> "af";
-            default -> "ad";
-        };
+        String array = atomicArray(type);
         String offset = switch (r.nextInt(5)) {
             case 0 -> String.valueOf(r.nextInt(ATOMIC_SLICE));
             case 1 -> "(t.laneId() & " + (ATOMIC_SLICE - 1) + ")";
@@ -1206,18 +1220,12 @@ public final class KernelGenerator {
      */
     private void extraGlobalAtomic() {
         T type = numeric();
-        int slice = atomicSlices[type.ordinal()];
-        if (slice >= ATOMIC_LENGTH / ATOMIC_SLICE) {
+        int slice = claimAtomicSlice(type);
+        if (slice < 0) {
             store();
             return;
         }
-        atomicSlices[type.ordinal()]++;
-        String array = switch (type) {
-            case INT -> "ai";
-            case LONG -> "al";
-            case FLOAT -> "af";
-            default -> "ad";
-        };
+        String array = atomicArray(type);
         String index = slice * ATOMIC_SLICE + " + (" + pick("t.laneId()", "gid", expr(T.INT, 1), "t.warpId()") + " & " + (ATOMIC_SLICE - 1) + ")";
         String guard = r.nextBoolean() ? null : expr(T.BOOL, 2);
         if (guard != null) {

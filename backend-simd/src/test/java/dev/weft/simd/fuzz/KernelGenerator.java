@@ -546,13 +546,7 @@ public final class KernelGenerator {
         } else if (roll < 88 && inKernel && !options.barriers) {
             line("if (" + expr(T.BOOL, 2) + ") {");
             indent++;
-            if (r.nextBoolean()) {
-                // a scope of its own: the store may declare a local (an atomic's old value)
-                scopes.push(new ArrayList<>());
-                store();
-                scopes.pop();
-            }
-            line("return;");
+            storeMaybeThenReturn();
             indent--;
             line("}");
         } else if (roll < 94 && !inKernel) {
@@ -671,6 +665,17 @@ public final class KernelGenerator {
             String op2 = type == T.INT || type == T.LONG ? pick("=", "+=", "^=") : pick("=", "+=");
             line(output(type, r.nextInt(4)) + " " + op2 + " " + call + ";");
         }
+    }
+
+    /** Half the time a store, then {@code return;}: an early exit for some threads. */
+    private void storeMaybeThenReturn() {
+        if (r.nextBoolean()) {
+            // a scope of its own: the store may declare a local (an atomic's old value)
+            scopes.push(new ArrayList<>());
+            store();
+            scopes.pop();
+        }
+        line("return;");
     }
 
     /** The next unused slice of the global atomic array of {@code type}, claimed; -1 once they are used up. */
@@ -951,12 +956,7 @@ public final class KernelGenerator {
             indent--;
             line("} else {");
             indent++;
-            if (r.nextBoolean()) {
-                scopes.push(new ArrayList<>());
-                store();
-                scopes.pop();
-            }
-            line("return;");
+            storeMaybeThenReturn();
             indent--;
             line("}");
             uniformControl = wasUniform;

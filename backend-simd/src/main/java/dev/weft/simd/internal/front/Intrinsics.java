@@ -146,18 +146,15 @@ public final class Intrinsics {
         // CUDA's fast-math intrinsics: one SFU operation and a multiply each, with vector twins that return the same bits
         // lane by lane (VectorSfuTest sweeps them), so a compiled kernel's results equal the reference executor's.
         for (String op : List.of("expf", "logf", "log2f", "sinf", "cosf", "sqrtf")) {
-            TABLE.put(key(FAST_MATH, op, "(F)F"), new Fn(FAST_MATH, op, "(F)F", Kind.FLOAT, List.of(Kind.FLOAT),
-                    Lowering.HELPER, null, VECTOR_FAST_MATH + "." + op, false, 0));
+            vectorHelper(FAST_MATH, op, "(F)F", VECTOR_FAST_MATH + "." + op, 0);
         }
-        TABLE.put(key(FAST_MATH, "fdividef", "(FF)F"), new Fn(FAST_MATH, "fdividef", "(FF)F", Kind.FLOAT,
-                List.of(Kind.FLOAT, Kind.FLOAT), Lowering.HELPER, null, VECTOR_FAST_MATH + ".fdividef", false, 0));
+        vectorHelper(FAST_MATH, "fdividef", "(FF)F", VECTOR_FAST_MATH + ".fdividef", 0);
         for (SfuLowering.Entry e : SfuLowering.ENTRIES) {
             String d = "(F)F";
             if (e.vectorHelper() == null) {
                 perLane("dev/weft/Sfu", e.name(), d);
             } else {
-                TABLE.put(key("dev/weft/Sfu", e.name(), d), new Fn("dev/weft/Sfu", e.name(), d, Kind.FLOAT,
-                        List.of(Kind.FLOAT), Lowering.HELPER, null, e.vectorHelper(), false, 0));
+                vectorHelper("dev/weft/Sfu", e.name(), d, e.vectorHelper(), 0);
             }
         }
     }
@@ -187,9 +184,14 @@ public final class Intrinsics {
         return f;
     }
 
+    /** A function lowered to {@code Lanes.helperName}. */
     private static Fn helper(String owner, String name, String desc, String helperName, int ulps) {
-        Fn f = new Fn(owner, name, desc, resultKind(desc), paramKinds(desc), Lowering.HELPER, null,
-                LANES + "." + helperName, false, ulps);
+        return vectorHelper(owner, name, desc, LANES + "." + helperName, ulps);
+    }
+
+    /** A function lowered to the vector function {@code qualified} ({@code "owner/internal/Name.method"}). */
+    private static Fn vectorHelper(String owner, String name, String desc, String qualified, int ulps) {
+        Fn f = new Fn(owner, name, desc, resultKind(desc), paramKinds(desc), Lowering.HELPER, null, qualified, false, ulps);
         TABLE.put(key(owner, name, desc), f);
         return f;
     }

@@ -55,8 +55,14 @@ public class PairedBenchmark {
      */
     static final long BLOCK_NANOS = 20_000_000;
 
-    @Param({"saxpy", "reduction", "mandelbrot", "sgemm", "sgemmRegisterBlocked", "histogram", "blackScholes", "nbody", "transpose",
-            "scan", "stencil"})
+    /**
+     * The kernel, by {@link KernelsForReport}'s name, against its benchmark's {@code vectorApi} variant; {@code
+     * kernel:variant} pairs it with another hand-written variant of that benchmark instead ({@code
+     * sgemm:vectorApiTiled}: the tiled sgemm against the same tiled algorithm written by hand, as well as against
+     * the register-blocked code).
+     */
+    @Param({"saxpy", "reduction", "mandelbrot", "sgemm", "sgemm:vectorApiTiled", "sgemmRegisterBlocked", "histogram", "blackScholes",
+            "nbody", "transpose", "scan", "stencil"})
     public String kernel;
 
     private KernelStates.State weft;
@@ -98,9 +104,11 @@ public class PairedBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        vectorApi = KernelStates.create(kernel, "vectorApi");
+        int colon = kernel.indexOf(':');
+        String name = colon < 0 ? kernel : kernel.substring(0, colon);
+        vectorApi = KernelStates.create(name, colon < 0 ? "vectorApi" : kernel.substring(colon + 1));
         vectorApi.setUp();
-        weft = KernelStates.create(kernel, "weft");
+        weft = KernelStates.create(name, "weft");
         weft.setUp();
     }
 

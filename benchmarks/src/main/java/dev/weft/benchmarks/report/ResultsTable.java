@@ -184,7 +184,8 @@ public final class ResultsTable {
         }
         md.append("- Variants: `weft` = default (AUTO) device, `weftReference` = REFERENCE device, `vectorApi` = "
                 + "hand-written Vector API on one thread per processor (dynamic chunks, caller included, as Weft's SMs), "
-                + "`vectorApiSerial` = the same on one thread, `javaSerial` = plain loop, `javaParallel` = plain loop "
+                + "`vectorApiSerial` = the same on one thread, `vectorApiTiled` (sgemm) = the weft kernel's tiled algorithm "
+                + "by hand, `javaSerial` = plain loop, `javaParallel` = plain loop "
                 + "on `IntStream.parallel()`. Ratios are per element: `×` > 1 is faster than the baseline. `±` is JMH's "
                 + "99.9% confidence half-width (wide with few iterations on a shared machine).\n\n");
 
@@ -194,7 +195,7 @@ public final class ResultsTable {
             Map<?, ?> result = (Map<?, ?>) o;
             if (String.valueOf(result.get("benchmark")).endsWith(PAIRED)) {
                 Paired p = paired(result);
-                paired.put(p.benchmark(), p);
+                paired.put(p.name(), p);
                 continue;
             }
             Row row = row(result);
@@ -217,12 +218,22 @@ public final class ResultsTable {
      *
      * @param benchmark the kernel benchmark's name as its rows show it ({@code SaxpyBenchmark.saxpy})
      * @param kernel the kernel's name in {@code KernelsForReport}
+     * @param baseline the hand-written variant it ran against ({@code vectorApi} unless the parameter said
+     *     {@code kernel:variant})
      */
-    record Paired(String benchmark, String kernel, double ratio, double lowest, double highest, int iterations) {
+    record Paired(String benchmark, String kernel, String baseline, double ratio, double lowest, double highest, int iterations) {
+
+        /** The row's name: the benchmark's, and the hand-written variant where it is not {@code vectorApi}. */
+        String name() {
+            return baseline.equals(VECTOR_BASELINE) ? benchmark : benchmark + " against " + baseline;
+        }
     }
 
     private static Paired paired(Map<?, ?> result) {
-        String kernel = result.get("params") instanceof Map<?, ?> p ? String.valueOf(p.get("kernel")) : "?";
+        String param = result.get("params") instanceof Map<?, ?> p ? String.valueOf(p.get("kernel")) : "?";
+        int colon = param.indexOf(':');
+        String kernel = colon < 0 ? param : param.substring(0, colon);
+        String baseline = colon < 0 ? VECTOR_BASELINE : param.substring(colon + 1);
         Map<?, ?> secondary = (Map<?, ?>) result.get("secondaryMetrics");
         double[] weftElements = raw(secondary.get("weftElements"));
         double[] weftNanos = raw(secondary.get("weftNanos"));
@@ -241,7 +252,7 @@ public final class ResultsTable {
             sums[3] += vectorNanos[i];
         }
         // the ratio of the totals: each iteration weighs by the time it measured, as in one long run
-        return new Paired(benchmarkOf(kernel), kernel, sums[0] / sums[1] / (sums[2] / sums[3]), lowest, highest,
+        return new Paired(benchmarkOf(kernel), kernel, baseline, sums[0] / sums[1] / (sums[2] / sums[3]), lowest, highest,
                 weftElements.length);
     }
 
@@ -277,11 +288,12 @@ public final class ResultsTable {
         md.append("## Paired: weft and the hand-written Vector API code in the same seconds\n\n"
                 + "`PairedBenchmark` runs both variants in one fork, alternating about every 20 ms, so both see the same "
                 + "state of the machine; the kernel benchmarks' own `weft` column compares forks run minutes apart. "
-                + "Weft's per-element throughput relative to `vectorApi`, over all iterations, and the lowest and highest "
-                + "single iteration.\n\n| benchmark | weft / vectorApi | lowest iteration | highest iteration | iterations |\n"
+                + "Weft's per-element throughput relative to `vectorApi` (or the hand-written variant the row names), over "
+                + "all iterations, and the lowest and highest single iteration.\n\n"
+                + "| benchmark | weft / hand-written | lowest iteration | highest iteration | iterations |\n"
                 + "|---|---:|---:|---:|---:|\n");
         for (Paired p : paired) {
-            md.append("| ").append(p.benchmark()).append(" | ").append(times(p.ratio())).append(" | ").append(times(p.lowest()))
+            md.append("| ").append(p.name()).append(" | ").append(times(p.ratio())).append(" | ").append(times(p.lowest()))
                     .append(" | ").append(times(p.highest())).append(" | ").append(p.iterations()).append(" |\n");
         }
         md.append('\n');

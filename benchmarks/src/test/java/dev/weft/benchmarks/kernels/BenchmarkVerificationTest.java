@@ -3,6 +3,7 @@ package dev.weft.benchmarks.kernels;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
@@ -25,8 +26,24 @@ class BenchmarkVerificationTest {
     private static final List<String> VARIANTS = List.of("weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial",
             "javaParallel");
 
+    /** Every kernel with every variant its benchmark declares ({@code impl}'s values). */
     static Stream<Arguments> trials() {
-        return KernelsForReport.kernels().keySet().stream().flatMap(k -> VARIANTS.stream().map(v -> Arguments.of(k, v)));
+        return KernelsForReport.kernels().keySet().stream().flatMap(k -> Stream.of(impls(k)).map(v -> Arguments.of(k, v)));
+    }
+
+    private static String[] impls(String kernel) {
+        try {
+            return KernelStates.benchmark(kernel).getField("impl").getAnnotation(Param.class).value();
+        } catch (NoSuchFieldException e) {
+            throw new AssertionError(kernel + "'s benchmark has no impl parameter", e);
+        }
+    }
+
+    @Test
+    void everyBenchmark_declaresTheCommonVariants() {
+        for (String k : KernelsForReport.kernels().keySet()) {
+            assertTrue(List.of(impls(k)).containsAll(VARIANTS), k + ": " + List.of(impls(k)));
+        }
     }
 
     @Test
@@ -36,8 +53,11 @@ class BenchmarkVerificationTest {
 
     @Test
     void pairedBenchmark_coversEveryReportedKernel() throws NoSuchFieldException {
-        String[] kernels = PairedBenchmark.class.getField("kernel").getAnnotation(Param.class).value();
-        assertEquals(KernelsForReport.kernels().keySet(), Set.of(kernels));
+        Set<String> kernels = new java.util.HashSet<>();
+        for (String k : PairedBenchmark.class.getField("kernel").getAnnotation(Param.class).value()) {
+            kernels.add(k.contains(":") ? k.substring(0, k.indexOf(':')) : k);
+        }
+        assertEquals(KernelsForReport.kernels().keySet(), kernels);
     }
 
     @Test

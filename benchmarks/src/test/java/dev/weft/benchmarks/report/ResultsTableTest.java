@@ -126,6 +126,20 @@ class ResultsTableTest {
     }
 
     @Test
+    void render_pairedAgainstAnotherVariant_ownRow_notTheSummaryColumn() {
+        String json = "[" + String.join(",",
+                result("SgemmBenchmark.sgemm", "weft", 10, 1e9, 2e9, 0),
+                result("SgemmBenchmark.sgemm", "vectorApi", 10, 4e9, 8e9, 0),
+                result("SaxpyBenchmark.saxpy", "vectorApi", 10, 4e9, 8e9, 48e9),
+                paired("sgemm", new long[] {100}, new long[] {100}, new long[] {100}, new long[] {25}),
+                paired("sgemm:vectorApiTiled", new long[] {100}, new long[] {100}, new long[] {100}, new long[] {50})) + "]";
+        String md = ResultsTable.render(json, "- machine\n");
+        assertTrue(md.contains("| SgemmBenchmark.sgemm | 8.00 GFLOP/s | 0.25 | 0.25 | -"), md);
+        assertTrue(md.contains("| SgemmBenchmark.sgemm | 0.25 | 0.25 | 0.25 | 1 |"), md);
+        assertTrue(md.contains("| SgemmBenchmark.sgemm against vectorApiTiled | 0.50 | 0.50 | 0.50 | 1 |"), md);
+    }
+
+    @Test
     void rate_unitByFlopsPerByte() {
         assertEquals("3.00 GFLOP/s", ResultsTable.rate(row(1e9, 3e9, 2e9)));
         assertEquals("3.00 GFLOP/s", ResultsTable.rate(row(1e9, 3e9, 0)));

@@ -288,9 +288,9 @@ public final class ResultsTable {
         md.append("## Paired: weft and the hand-written Vector API code in the same seconds\n\n"
                 + "`PairedBenchmark` runs both variants in one fork, alternating about every 20 ms, so both see the same "
                 + "state of the machine; the kernel benchmarks' own `weft` column compares forks run minutes apart. "
-                + "Weft's per-element throughput relative to `vectorApi` (or the hand-written variant the row names), over "
+                + "Weft's per-element throughput relative to `vectorApi` (or the variant the row names), over "
                 + "all iterations, and the lowest and highest single iteration.\n\n"
-                + "| benchmark | weft / hand-written | lowest iteration | highest iteration | iterations |\n"
+                + "| benchmark | weft / other variant | lowest iteration | highest iteration | iterations |\n"
                 + "|---|---:|---:|---:|---:|\n");
         for (Paired p : paired) {
             md.append("| ").append(p.name()).append(" | ").append(times(p.ratio())).append(" | ").append(times(p.lowest()))

@@ -28,7 +28,8 @@ public final class Tour {
             Sample10_BadInput::main,
             Sample11_SfuAccuracy::main,
             Sample12_SimtVersusSimd::main,
-            Sample13_AccessPatterns::main);
+            Sample13_AccessPatterns::main,
+            Sample14_RegisterBlocking::main);
 
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("all")) {

@@ -141,12 +141,59 @@ final class Compiler {
      *
      * @param entry the generated class's constructor, parameters in {@link #params} order, and its static factory
      * @param params the kernel's parameters: captured values, then static fields
-     * @param listing the teaching view
+     * @param listing the teaching view, built when first asked for
      * @param compileNanos how long the compilation took
      * @param profiling the counters, for a profiling variant; null for the ordinary code
      */
-    record Code(Entry entry, List<Param> params, String listing, long compileNanos,
+    record Code(Entry entry, List<Param> params, LazyListing listing, long compileNanos,
             Profiling profiling, Resumed resumed) {
+    }
+
+    /**
+     * A compilation's listing, written on the first {@link #get}: a launch never reads it, so a first launch does not
+     * pay for it (some 5-10 ms of a cold JVM's first compile). It keeps the kernel's graph until then. A kernel whose
+     * methods per resume point are compiled in the background gets its listing at once: that job applies each
+     * variant's shapes to the graph's nodes, as the listing does.
+     */
+    static final class LazyListing {
+        private String text;
+        private Graph g;
+        private Cfg cfg;
+        private String header;
+        private List<Listing.Variant> listed;
+        private boolean stridePaths;
+        private List<CodeGen.Variant> variants;
+
+        LazyListing(Graph g, Cfg cfg, String header, List<Listing.Variant> listed, boolean stridePaths,
+                List<CodeGen.Variant> variants) {
+            this.g = g;
+            this.cfg = cfg;
+            this.header = header;
+            this.listed = listed;
+            this.stridePaths = stridePaths;
+            this.variants = variants;
+        }
+
+        /** Writes the listing now (before another owner of the graph changes its nodes' shapes). */
+        LazyListing now() {
+            get();
+            return this;
+        }
+
+        synchronized String get() {
+            if (text == null) {
+                // Each variant's shapes, as the listing's sections read them (generating left the last variant's).
+                for (CodeGen.Variant v : variants) {
+                    v.u().apply();
+                }
+                text = Listing.of(g, cfg, header, listed, stridePaths);
+                g = null;
+                cfg = null;
+                listed = null;
+                variants = null;
+            }
+            return text;
+        }
     }
 
     /** A generated class's two ways in: its constructor and its {@link CodeGen#FROM_ARRAY} factory. */
@@ -529,13 +576,11 @@ final class Compiler {
                         + (c1Failed ? "; JIT: tiered (C1 could not be excluded: large kernels may stay slow)" : "; JIT: C2 (C1 excluded)")
                         + (tiered ? "\nthe methods per resume point are compiled in the background; launches run the general"
                                 + " methods until they are ready" : "");
-                for (CodeGen.Variant v : variants) {
-                    v.u().apply();
-                }
-                String listing = Listing.of(g, cfg, header, listed, gen.stridePaths());
+                LazyListing listing = new LazyListing(g, cfg, header, listed, gen.stridePaths(), variants);
                 Resumed resumed = null;
                 if (tiered) {
                     // After the listing: the job owns the graph (generating applies each variant's shapes to its nodes).
+                    listing.now();
                     resumed = new Resumed();
                     Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
                 }

@@ -196,7 +196,8 @@ public final class SimdBackend implements KernelBackend {
 
     /** One kernel class compiled: the shared code and this class's binder. */
     private static final class SimdKernel implements CompiledKernel, Compiler.Upgradable {
-        private final CompileReport report;
+        /** Made on the first {@link #report()}: its listing is written then (a launch never needs it). */
+        private volatile CompileReport report;
         private final Compiler.Code code;
         /** The binder of the kernel's class; replaced once by the second tier's (see {@link Compiler.Resumed}). */
         private volatile Binder binder;
@@ -209,7 +210,6 @@ public final class SimdBackend implements KernelBackend {
         private volatile boolean directiveChecked;
 
         SimdKernel(Compiler.Code code, Binder binder, Class<?> kernelClass, Class<?> implOwner, LambdaSource src, int warpSize) {
-            this.report = new CompileReport("simd", true, List.of(), code.listing());
             this.code = code;
             this.binder = binder;
             this.kernelClass = kernelClass;
@@ -243,7 +243,12 @@ public final class SimdBackend implements KernelBackend {
 
         @Override
         public CompileReport report() {
-            return report;
+            CompileReport r = report;
+            if (r == null) {
+                r = new CompileReport("simd", true, List.of(), code.listing().get());
+                report = r;
+            }
+            return r;
         }
 
         @Override

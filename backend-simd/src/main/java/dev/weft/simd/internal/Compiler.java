@@ -180,6 +180,11 @@ final class Compiler {
             return this;
         }
 
+        /** Whether the listing has been written (tests: a compile alone must not write it). */
+        synchronized boolean written() {
+            return text != null;
+        }
+
         synchronized String get() {
             if (text == null) {
                 // Each variant's shapes, as the listing's sections read them (generating left the last variant's).

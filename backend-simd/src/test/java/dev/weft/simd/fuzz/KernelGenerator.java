@@ -391,6 +391,27 @@ public final class KernelGenerator {
             line("}");
             line("");
         }
+        if (options.more) {
+            // Helpers that update an array element they are given, as kernels factor out an accumulation.
+            line("static void bump(int[] a, int i, int v) {");
+            line("    a[i] += v;");
+            line("    a[i] ^= a[i] >>> 3;");
+            line("}");
+            line("");
+            line("static double mix(double[] a, int i, double v) {");
+            line("    double old = a[i];");
+            line("    a[i] = old * 0.5d + v;");
+            line("    return old;");
+            line("}");
+            line("");
+            line("static long step(long[] a, int i, boolean up) {");
+            line("    if (up) {");
+            line("        return a[i]++;");
+            line("    }");
+            line("    return --a[i] << 1;");
+            line("}");
+            line("");
+        }
         if (options.extras && options.barriers) {
             line("static void barrier(dev.weft.ThreadContext t) {");
             line("    t.syncThreads();");
@@ -1473,6 +1494,18 @@ public final class KernelGenerator {
             }
         } else if (roll < 82) {
             narrowLocal();
+        } else if (roll < 90 && inKernel) {
+            int slot = r.nextInt(4);
+            switch (r.nextInt(3)) {
+                case 0 -> line("bump(" + (r.nextBoolean() ? "io, gid * " + SLOTS : "ro, (n - 1 - gid) * " + SLOTS) + " + " + slot + ", " + expr(T.INT, maxDepth - 1) + ");");
+                case 1 -> {
+                    String name = "v" + nextName++;
+                    line("double " + name + " = mix(" + (r.nextBoolean() ? "dout, gid * " + SLOTS : "rd, (n - 1 - gid) * " + SLOTS) + " + " + slot + ", "
+                            + expr(T.DOUBLE, maxDepth - 1) + ");");
+                    scopes.peek().add(new Var(name, T.DOUBLE, true));
+                }
+                default -> line(output(T.LONG, r.nextInt(4)) + " ^= step(lo, gid * " + SLOTS + " + " + slot + ", " + condition(1) + ");");
+            }
         } else {
             T type = numeric();
             String name = "v" + nextName++;
@@ -1551,14 +1584,40 @@ public final class KernelGenerator {
         String zero = type == T.LONG ? "L" : "";
         String min = type == T.LONG ? "Long.MIN_VALUE" : "Integer.MIN_VALUE";
         String sign = type == T.LONG ? "63" : "31";
-        switch (r.nextInt(11)) {
+        switch (r.nextInt(13)) {
             case 0, 1 -> {
                 return mixedTernary(type, e);
+            }
+            case 11, 12 -> {
+                if (!inKernel) {
+                    return mixedTernary(type, e);
+                }
+                // Masks and shifts of thread indices, which the uniformity analysis may find contiguous (base + lane) & mask
+                // or uniform (base + lane) >> k: loads at indices at most gid, so in bounds.
+                String prefix = switch (type) {
+                    case INT -> "i";
+                    case LONG -> "l";
+                    case FLOAT -> "f";
+                    default -> "d";
+                };
+                String id = options.barriers && r.nextBoolean() ? pick("tid", "t.threadIdxX()") : pick("gid", "gid", "t.threadIdxX()", "t.laneId()");
+                // (threadIdx.x <= the linear thread id <= gid, and laneId <= the linear thread id.)
+                String index = switch (r.nextInt(5)) {
+                    case 0 -> "(" + id + " & " + pick("7", "15", "31", "63", "255", "0x7fffffff", "(-1)", "(-16)", "(-32)", "0xF0F", "(-8)") + ")";
+                    case 1 -> "(" + id + " " + pick(">>", ">>>") + " " + r.nextInt(0, 9) + ")";
+                    case 2 -> "((" + id + " " + pick(">>", ">>>") + " " + r.nextInt(1, 7) + ") << " + r.nextInt(0, 7) + ")";
+                    case 3 -> "(" + id + " - (" + id + " & " + pick("1", "3", "15", "31") + "))";
+                    default -> "((" + id + " + " + pick("16", "32", "64", "8", "48", "(-32)", "1") + ") & " + pick("31", "15", "63", "0x7fffffff", "(-16)") + ")";
+                };
+                // In bounds: at most the id (a shifted-back value too), and below n for threads that did not return.
+                String guard = index.contains("<<") || index.contains("+ ") ? index + " < n && " + index + " >= 0" : null;
+                return guard == null ? prefix + "a[" + index + "]" : "(" + guard + " ? " + prefix + "a[" + index + "] : " + literal(type) + ")";
             }
             case 2 -> {
                 if (!integral || r.nextInt(3) != 0) {
                     // Rounding toward zero with negative operands and divisors.
                     return integral ? "(" + expr(type, e) + " " + pick("/", "%") + " " + pick("(-" + r.nextInt(2, 9) + zero + ")",
+                            pickInt(2, 4, 8, 16, 1024, 3, 5) + zero, "(-" + pickInt(2, 4, 16, 1 << 20) + zero + ")",
                             "(" + expr(type, e) + " | " + min + ")") + ")" : mixedTernary(type, e);
                 }
                 if (type == T.INT && r.nextInt(3) == 0) {
@@ -1838,7 +1897,12 @@ public final class KernelGenerator {
             line("    " + array + "[" + at + "] = " + expr(type, maxDepth) + ";");
             line("}");
         } else {
-            line(array + "[tid] = " + expr(type, maxDepth) + ";");
+            if (options.more && r.nextInt(3) == 0) {
+                // A read-modify-write of the thread's own slot: what earlier exchanges left there, read by no one now.
+                line(array + "[tid]" + pick("++;", "--;", " += " + expr(type, maxDepth) + ";", " *= " + expr(type, maxDepth - 1) + ";"));
+            } else {
+                line(array + "[tid] = " + expr(type, maxDepth) + ";");
+            }
         }
         line(options.extras && r.nextInt(4) == 0 ? "barrier(t);" : "t.syncThreads();");
         String read = options.extras && type == T.INT && r.nextInt(3) == 0 ? "read(shI, " + slot() + ")" : array + "[" + slot() + "]";

@@ -988,6 +988,11 @@ public final class KernelGenerator {
         if (!inKernel) {
             return String.valueOf(r.nextInt(0, 6));
         }
+        if (options.more && r.nextInt(5) == 0) {
+            // The same in every thread of a row (of a register, with register rows), different between rows.
+            return pick("(t.threadIdxY() & 3)", "(t.threadIdxZ() + 1)", "((t.threadIdxY() + t.blockIdxY()) % 4)", "(t.threadIdxY() * t.blockDimX() % 5)",
+                    "(t.threadIdxX() / 8 & 3)");
+        }
         if (options.extras && r.nextInt(5) == 0) {
             // Triangular nests: a bound from an enclosing loop's counter, or from data in long or float.
             for (List<Var> scope : scopes) {
@@ -1473,6 +1478,8 @@ public final class KernelGenerator {
             line("if (" + uniformCondition() + ") {");
             line("    return;");
             line("}");
+        } else if (inKernel && canNest && loopDepth < 2 && roll < 34) {
+            exitValueLoop(depth);
         } else if (inKernel && roll < 50) {
             T type = numeric();
             boolean reverse = (type == T.INT || type == T.DOUBLE) && r.nextInt(3) == 0;
@@ -1512,6 +1519,93 @@ public final class KernelGenerator {
             line(type.java + " " + name + " = " + moreExpr(type, maxDepth - 1) + ";");
             scopes.peek().add(new Var(name, type, true));
         }
+    }
+
+    /**
+     * A loop that threads leave at different iterations (a divergent break or while condition) while locals change the
+     * same way in every thread inside it: uniform in the loop, each thread's exit value after it. Those values are then
+     * used every way a kernel may use a value: as an index, a shift count, a branch, switch, loop bound, atomic index,
+     * divisor and conversion.
+     */
+    private void exitValueLoop(int depth) {
+        String u = "v" + nextName++;
+        String w = "v" + nextName++;
+        String k = "k" + nextName++;
+        line("int " + u + " = " + r.nextInt(-3, 5) + ";");
+        line("long " + w + " = " + r.nextInt(0, 9) + "L;");
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        uniformControl = false;
+        innermostLoopUniform = false;
+        switchInnermost = false;
+        loopDepth++;
+        String label = "L" + k;
+        loops.push(new Loop(label, false));
+        String bound = pick(String.valueOf(r.nextInt(1, 9)), "(si & 7) + 1", "(n & 3) + 2", "(ia[gid] & 7)");
+        boolean whileLoop = r.nextInt(3) == 0;
+        if (whileLoop) {
+            line("int " + k + " = 0;");
+            line(label + ": while (" + k + " < " + bound + " && " + pick("ia[(gid + " + k + ") % n] " + pick(">", "<", "!=") + " " + r.nextInt(-50, 50),
+                    "(gid + " + k + ") % " + r.nextInt(2, 6) + " != 0", "fa[gid] * " + k + " < " + r.nextInt(1, 40) + "f") + ") {");
+            indent++;
+            line(k + "++;");
+        } else {
+            line(label + ": for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {");
+            indent++;
+        }
+        scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
+        line(u + " " + pick("+= 3;", "= " + u + " * 3 + " + k + ";", "^= 1 << " + k + ";", "-= " + k + " * " + k + ";"));
+        line(w + " " + pick("+= (long) " + u + " << 20;", "= " + w + " * 31L + " + k + ";", "^= Long.MIN_VALUE >>> " + k + ";"));
+        if (!whileLoop || r.nextBoolean()) {
+            line("if (" + pick("ia[(gid + " + k + ") % n] " + pick(">", "<", "==") + " " + r.nextInt(-50, 50), "(gid & " + pickInt(1, 3, 7) + ") == " + k,
+                    "t.laneId() < " + k + " * " + r.nextInt(2, 9), expr(T.BOOL, 1)) + ") {");
+            line("    " + pick("break;", "continue;", "break;") + "");
+            line("}");
+        }
+        if (r.nextBoolean()) {
+            block(depth + 1);
+        }
+        scopes.pop();
+        indent--;
+        line("}");
+        loops.pop();
+        loopDepth--;
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+        switchInnermost = wasSwitch;
+        // The exit values, used.
+        for (int i = r.nextInt(1, 4); i > 0; i--) {
+            switch (r.nextInt(10)) {
+                case 0 -> line(output(T.INT, r.nextInt(4)) + " ^= ia[(" + u + " & 0x7fffffff) % n];");
+                case 1 -> line(output(T.LONG, r.nextInt(4)) + " += " + w + " >> (" + u + " & 63);");
+                case 2 -> line(output(T.FLOAT, r.nextInt(4)) + " += (float) " + w + " + " + u + ";");
+                case 3 -> {
+                    line("if (" + u + " " + pick(">", "<", "==") + " " + r.nextInt(-3, 12) + ") {");
+                    line("    " + output(T.INT, r.nextInt(4)) + " += " + u + ";");
+                    line("} else {");
+                    line("    " + output(T.LONG, r.nextInt(4)) + " ^= " + w + ";");
+                    line("}");
+                }
+                case 4 -> line(output(T.INT, r.nextInt(4)) + " = (" + u + " & 1) == 0 ? " + u + " : (int) " + w + ";");
+                case 5 -> {
+                    String j = "j" + nextName++;
+                    line("for (int " + j + " = 0; " + j + " < (" + u + " & 3); " + j + "++) {");
+                    line("    " + output(T.DOUBLE, r.nextInt(4)) + " += " + j + " * 0.5d + " + w + ";");
+                    line("}");
+                }
+                case 6 -> {
+                    int slice = claimAtomicSlice(T.INT);
+                    line(slice < 0 ? output(T.INT, r.nextInt(4)) + " -= " + u + ";"
+                            : "Atomics.add(ai, " + slice * ATOMIC_SLICE + " + (" + u + " & " + (ATOMIC_SLICE - 1) + "), " + pick("1", u) + ");");
+                }
+                case 7 -> line(output(T.INT, r.nextInt(4)) + " += ia[gid] / (" + u + " | 1) + (int) (" + w + " % (" + u + " | 1));");
+                case 8 -> line(output(T.DOUBLE, r.nextInt(4)) + " = (double) " + w + " * " + u + ";");
+                default -> line(output(T.INT, r.nextInt(4)) + " += switch (" + u + " & 3) { case 0 -> 7; case 1 -> (int) " + w + "; default -> " + u + "; };");
+            }
+        }
+        scopes.peek().add(new Var(u, T.INT, true));
+        scopes.peek().add(new Var(w, T.LONG, true));
     }
 
     /** A byte, short or char local from any numeric type (narrowing from float and double included). */
@@ -1584,9 +1678,23 @@ public final class KernelGenerator {
         String zero = type == T.LONG ? "L" : "";
         String min = type == T.LONG ? "Long.MIN_VALUE" : "Integer.MIN_VALUE";
         String sign = type == T.LONG ? "63" : "31";
-        switch (r.nextInt(13)) {
+        switch (r.nextInt(14)) {
             case 0, 1 -> {
                 return mixedTernary(type, e);
+            }
+            case 13 -> {
+                if (!inKernel) {
+                    return mixedTernary(type, e);
+                }
+                // Values uniform in a row of the CTA: threadIdx.y and what a 2D kernel computes from it.
+                String row = pick("t.threadIdxY()", "(t.blockIdxY() * t.blockDimY() + t.threadIdxY())", "(t.threadIdxY() * t.blockDimX())",
+                        "t.threadIdxZ()", "(t.threadIdxZ() * t.blockDimY() + t.threadIdxY())", "t.globalIdY()");
+                return switch (type) {
+                    case INT -> pick(row, "(" + row + " * " + expr(T.INT, e) + ")", "(" + row + " + t.threadIdxX())", "ia[(" + row + " * 16 + t.threadIdxX()) % n]");
+                    case LONG -> "((long) " + row + " << " + r.nextInt(0, 40) + ")";
+                    case FLOAT -> pick("fa[" + row + " % n]", "(float) " + row);
+                    default -> "da[(" + row + " + " + expr(T.INT, e) + " & 0x7fffffff) % n]";
+                };
             }
             case 11, 12 -> {
                 if (!inKernel) {

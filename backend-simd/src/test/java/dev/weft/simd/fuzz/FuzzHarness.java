@@ -85,18 +85,20 @@ public final class FuzzHarness {
         float[] af = in.floatsMixed(KernelGenerator.ATOMIC_LENGTH);
         double[] ad = in.doublesMixed(KernelGenerator.ATOMIC_LENGTH);
         Kernel kernel;
-        // Programs of Options.more also write two outputs in reverse thread order; made last, so the others' inputs stay.
-        boolean more = p.source().contains("int[] ro, double[] rd");
+        // Programs of Options.more also write two outputs in reverse thread order and one at grid-stride loops' indices;
+        // made last, so the others' inputs stay.
+        boolean more = p.source().contains("int[] ro, double[] rd, long[] go");
         int[] ro = more ? in.ints(n * slots, -100, 100) : null;
         double[] rd = more ? new double[n * slots] : null;
+        long[] go = more ? in.longsMixed(n) : null;
         try {
             Method factory;
             if (more) {
                 factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
                         double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
                         float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
-                        double[].class, int[].class, double[].class);
-                kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad, ro, rd);
+                        double[].class, int[].class, double[].class, long[].class);
+                kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad, ro, rd, go);
             } else {
                 factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
                         double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
@@ -110,7 +112,7 @@ public final class FuzzHarness {
         Instance instance = Instance.of(kernel).check("io", io).check("lo", lo).check("fo", fo).check("dout", dout)
                 .check("fm", fm, Tolerance.MATH_1ULP).check("dm", dm, Tolerance.MATH_1ULP)
                 .check("ai", ai).check("al", al).check("af", af).check("ad", ad);
-        return more ? instance.check("ro", ro).check("rd", rd) : instance;
+        return more ? instance.check("ro", ro).check("rd", rd).check("go", go) : instance;
     }
 
     /**

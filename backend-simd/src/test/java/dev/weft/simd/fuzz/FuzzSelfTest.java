@@ -100,7 +100,7 @@ class FuzzSelfTest {
         for (String construct : List.of("Math.floorDiv(", "Math.floorMod(", "ro[(n - 1 - gid) * 8 + ", "rd[(n - 1 - gid) * 8 + ", "++;", "--;",
                 " /= ", " %= ", " >>>= ", "byte v", "char v", "(Integer.MIN_VALUE + (", "(-1))", " do {", "} while (k", "bump(", "mix(",
                 "step(lo, ", "a[n - 1 - gid]", " & (-16))]", "(t.threadIdxY() & 3)", "(int) (", "(char) ", "Long.MIN_VALUE", "[tid]++;",
-                "break;", "1e30f)", "? ((byte) ")) {
+                "break;", "1e30f)", "? ((byte) ", "go[i")) {
             if (!text.contains(construct)) {
                 missing.add(construct);
             }

@@ -149,7 +149,9 @@ public final class KernelGenerator {
          * These options with the constructs added in session 15 (see {@link KernelGenerator}): compound assignments and
          * increments of array elements and narrow locals, mixed-type ternaries, floorDiv/floorMod, divisions at
          * MIN_VALUE / -1, shifts by large counts, float-to-int casts of NaN and infinities, negative-stride accesses,
-         * and two more outputs written in reverse thread order. A knob of its own so that older seeds keep their programs.
+         * two more outputs written in reverse thread order, one written at grid-stride loops' indices, loops whose threads
+         * leave at different iterations with their exit values used after them, and values uniform per row. A knob of its
+         * own so that older seeds keep their programs.
          */
         public Options withMore() {
             return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, true, wideTypes);
@@ -429,7 +431,7 @@ public final class KernelGenerator {
         }
         line("public static Kernel kernel(int n, int[] ia, long[] la, float[] fa, double[] da, int si, long sl, "
                 + "float sf, double sd, int[] io, long[] lo, float[] fo, double[] dout, float[] fm, double[] dm, "
-                + "int[] ai, long[] al, float[] af, double[] ad" + (options.more ? ", int[] ro, double[] rd" : "") + ") {");
+                + "int[] ai, long[] al, float[] af, double[] ad" + (options.more ? ", int[] ro, double[] rd, long[] go" : "") + ") {");
         indent++;
         line("return t -> {");
         indent++;
@@ -1155,6 +1157,18 @@ public final class KernelGenerator {
                 default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
             });
         }
+        if (options.more && !phase && header.contains("t.gridDimX()") && r.nextInt(3) != 0) {
+            // A 1D grid-stride loop visits each element once across the grid: stores at its index (go, of the
+            // session-15 outputs) are contiguous per group and race-free, as saxpy's are.
+            Var acc = accumulators.get(0);
+            String value = switch (acc.type) {
+                case LONG -> acc.name;
+                case INT -> "(long) " + acc.name + " * " + i;
+                case FLOAT -> "(long) " + acc.name;
+                default -> "Double.doubleToRawLongBits(" + acc.name + ")";
+            };
+            line("go[" + i + "] " + pick("=", "+=", "^=", "=") + " " + pick(value, "la[" + i + "] ^ " + i, "la[" + i + "] * 3L + " + value) + ";");
+        }
         if (!phase && r.nextInt(3) == 0) {
             // A store in the straight body: the fast path must not store for threads that returned before the loop.
             line(output(T.INT, r.nextInt(4)) + " " + pick("^=", "+=", "=") + " ia[" + i + "] + " + i + ";");
@@ -1480,6 +1494,8 @@ public final class KernelGenerator {
             line("}");
         } else if (inKernel && canNest && loopDepth < 2 && roll < 34) {
             exitValueLoop(depth);
+        } else if (inKernel && canNest && loopDepth < 2 && roll < 40) {
+            strideLoop(depth);
         } else if (inKernel && roll < 50) {
             T type = numeric();
             boolean reverse = (type == T.INT || type == T.DOUBLE) && r.nextInt(3) == 0;

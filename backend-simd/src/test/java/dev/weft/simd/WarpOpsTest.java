@@ -553,6 +553,30 @@ class WarpOpsTest {
         };
     }
 
+    static Kernel returnThenShuffleLoop(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            if ((x[i] > 4 && (i & 1) == 0) || (x[i] < -6 && (i & 2) != 0)) {
+                return;
+            }
+            int v = x[i];
+            // A scan near-miss (shflDown): stays a loop, whose exit leads to no warp operation.
+            for (int dd = 1; dd < t.warpSize(); dd <<= 1) {
+                int b = t.shflDown(v, dd);
+                if (t.laneId() >= dd) {
+                    v += b;
+                }
+            }
+            out[i] = v;
+        };
+    }
+
     /**
      * Returns under an {@code &&} condition or nested in a divergent branch, before warp operations: the lanes left
      * meet the operations together, as in the reference (they were declined, "threads of a warp could wait at
@@ -564,6 +588,8 @@ class WarpOpsTest {
         int n = 700;
         d.check(Dim3.of(3), Dim3.of(256), WarpOpsTest::returnsUnderConditions, Differential.ints(n, 13, -9, 9), new int[n]);
         d.check(Dim3.of(9), Dim3.of(96), WarpOpsTest::returnsUnderConditions, Differential.ints(n, 14, -9, 9), new int[n]);
+        // Before a loop of warp operations whose exit leads to none (found as fuzz seed 0x15ff00a9 of mode mt).
+        d.check(Dim3.of(3), Dim3.of(256), WarpOpsTest::returnThenShuffleLoop, Differential.ints(n, 15, -9, 9), new int[n]);
     }
 
     @Test

@@ -1496,6 +1496,31 @@ public final class KernelGenerator {
             exitValueLoop(depth);
         } else if (inKernel && canNest && loopDepth < 2 && roll < 40) {
             strideLoop(depth);
+        } else if (inKernel && roll < 46) {
+            // Stack shapes: chained assignments (dup_x1/dup_x2, dup2_x2 for long and double), an index with a side effect.
+            T type = numeric();
+            List<Var> ints = new ArrayList<>();
+            List<Var> same = new ArrayList<>();
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (v.assignable && v.type == T.INT && v.decl == null) {
+                        ints.add(v);
+                    }
+                    if (v.assignable && v.type == type && v.decl == null) {
+                        same.add(v);
+                    }
+                }
+            }
+            String first = output(type, r.nextInt(4));
+            if (!ints.isEmpty() && r.nextBoolean()) {
+                String counter = ints.get(r.nextInt(ints.size())).name;
+                String array = first.substring(0, first.indexOf('['));
+                String element = array + "[gid * " + SLOTS + " + (" + counter + pick("++", "--") + " & 3)]";
+                line(element + (r.nextBoolean() ? pick("++;", "--;") : " " + pick("+=", "-=", "*=") + " " + expr(type, maxDepth - 1) + ";"));
+            } else {
+                String middle = !same.isEmpty() && r.nextBoolean() ? same.get(r.nextInt(same.size())).name : output(type, r.nextInt(4));
+                line(first + " = " + middle + " = " + expr(type, maxDepth - 1) + ";");
+            }
         } else if (inKernel && roll < 50) {
             T type = numeric();
             boolean reverse = (type == T.INT || type == T.DOUBLE) && r.nextInt(3) == 0;

@@ -135,20 +135,35 @@ public final class WarpSync {
             }
             pdom.add(all);
         }
-        // Post-dominators are defined for the blocks that reach a sink; a loop whose only exits lead to neither warp
-        // operations nor barriers has none in this graph, and keeps the join of the whole graph.
-        Set<Block> defined = new HashSet<>(sinks);
-        while (!sinks.isEmpty()) {
-            for (Block p : sinks.pop().preds) {
-                if (live.contains(p) && defined.add(p)) {
-                    sinks.push(p);
+        // Post-dominators are defined for the blocks that reach a sink. A loop whose only exits lead to neither warp
+        // operations nor barriers reaches none: its blocks with such an exit end paths too (as in the whole graph; which
+        // only makes joins later, so more is declined, never less). Blocks that still reach no end keep the join of the
+        // whole graph.
+        Set<Block> defined = reachingBack(sinks, live);
+        Set<Block> exits = new HashSet<>();
+        for (Block b : blocks) {
+            if (!defined.contains(b) && onCycle(b, live)) {
+                for (Block s : b.succs) {
+                    if (!live.contains(s)) {
+                        exits.add(b);
+                        pdom.get(index.get(b)).clear();
+                        pdom.get(index.get(b)).set(index.get(b));
+                    }
                 }
             }
+        }
+        if (!exits.isEmpty()) {
+            Set<Block> ends = new HashSet<>(defined);
+            ends.addAll(exits);
+            defined = reachingBack(ends, live);
         }
         for (boolean changed = true; changed; ) {
             changed = false;
             for (int i = blocks.size() - 1; i >= 0; i--) {
                 Block b = blocks.get(i);
+                if (exits.contains(b)) {
+                    continue;
+                }
                 BitSet meet = null;
                 for (Block s : b.succs) {
                     Integer j = index.get(s);
@@ -192,6 +207,43 @@ public final class WarpSync {
             joins.put(blocks.get(i), join);
         }
         return joins;
+    }
+
+    /** Whether {@code b} lies on a cycle of blocks of {@code within} (a loop's block, not a branch to a return). */
+    private static boolean onCycle(Block b, Set<Block> within) {
+        Set<Block> seen = new HashSet<>();
+        Deque<Block> work = new ArrayDeque<>();
+        for (Block s : b.succs) {
+            if (within.contains(s) && seen.add(s)) {
+                work.push(s);
+            }
+        }
+        while (!work.isEmpty()) {
+            Block x = work.pop();
+            if (x == b) {
+                return true;
+            }
+            for (Block s : x.succs) {
+                if (within.contains(s) && seen.add(s)) {
+                    work.push(s);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code from} and the blocks of {@code within} that reach one of them. */
+    private static Set<Block> reachingBack(java.util.Collection<Block> from, Set<Block> within) {
+        Set<Block> seen = new HashSet<>(from);
+        Deque<Block> work = new ArrayDeque<>(from);
+        while (!work.isEmpty()) {
+            for (Block p : work.pop().preds) {
+                if (within.contains(p) && seen.add(p)) {
+                    work.push(p);
+                }
+            }
+        }
+        return seen;
     }
 
     /** Whether a block of {@code targets} is reachable from {@code from} without passing {@code stop}. */

@@ -27,6 +27,23 @@ import java.util.concurrent.TimeoutException;
 public final class FuzzCampaign {
 
     private static final int BATCH = 40;
+    /** Extra launches of each kernel without barriers over other CTA shapes: {@code -Dweft.fuzz.reshapes=N}. */
+    private static final int RESHAPES = Integer.getInteger("weft.fuzz.reshapes", 0);
+
+    /** A CTA shape of the same dimensionality as {@code b} (the kernels' gid formula is a bijection for any such). */
+    static dev.weft.Dim3 reshape(dev.weft.Dim3 b, java.util.SplittableRandom r) {
+        int[] xs = {1, 3, 7, 8, 12, 16, 17, 24, 32, 33, 48, 64};
+        if (b.z() > 1) {
+            int x = xs[r.nextInt(xs.length)];
+            int y = r.nextInt(1, Math.max(2, Math.min(8, 512 / x)));
+            return dev.weft.Dim3.of(x, y, r.nextInt(1, Math.max(2, Math.min(4, 1024 / (x * y)))));
+        }
+        if (b.y() > 1) {
+            int x = xs[r.nextInt(xs.length)];
+            return dev.weft.Dim3.of(x, r.nextInt(1, Math.max(2, Math.min(33, 1024 / x))));
+        }
+        return dev.weft.Dim3.of(new int[] {1, 31, 32, 64, 96, 100, 128, 256, 1024}[r.nextInt(9)]);
+    }
     private static final long KERNEL_TIMEOUT_S = 120;
 
     private FuzzCampaign() {
@@ -72,6 +89,7 @@ public final class FuzzCampaign {
         int compiled = 0;
         int failures = 0;
         int ran = 0;
+        int reshaped = 0;
         Map<String, Integer> declines = new TreeMap<>();
         long t0 = System.nanoTime();
         ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
@@ -100,6 +118,32 @@ public final class FuzzCampaign {
                         diff = Optional.of("harness threw " + e.getCause());
                     }
                     ran++;
+                    if (diff.isEmpty() && RESHAPES > 0 && !loaded.program().mayFault() && !loaded.program().source().contains("syncThreads")) {
+                        // The compiled class again, over other CTA shapes of the same dimensionality: other variants.
+                        java.util.SplittableRandom pick = new java.util.SplittableRandom(loaded.program().seed() ^ 0x5eedL);
+                        for (int k = 0; k < RESHAPES && diff.isEmpty(); k++) {
+                            KernelGenerator.Program p = loaded.program();
+                            dev.weft.Dim3 block = reshape(p.block(), pick);
+                            int per = (int) block.volume();
+                            int ctas = Math.max(1, (p.n() + per - 1) / per - pick.nextInt(0, 2));
+                            dev.weft.Dim3 grid = p.block().z() > 1 || p.grid().z() > 1 ? dev.weft.Dim3.of(ctas, 1, 1)
+                                    : p.block().y() > 1 || p.grid().y() > 1 ? dev.weft.Dim3.of(Math.max(1, ctas / 2), 2) : dev.weft.Dim3.of(ctas);
+                            FuzzHarness.Loaded other = new FuzzHarness.Loaded(new KernelGenerator.Program(p.seed(), p.simpleName(), p.source(), grid, block,
+                                    p.n(), false), loaded.kernelClass());
+                            Future<Optional<String>> again = runner.submit(() -> FuzzHarness.runPair(devices, other, other, inst -> { }));
+                            try {
+                                diff = again.get(KERNEL_TIMEOUT_S, TimeUnit.SECONDS).map(d -> "reshaped to grid " + grid + " block " + block + ": " + d);
+                            } catch (TimeoutException e) {
+                                System.out.println("HANG seed " + seed + " reshaped to grid " + grid + " block " + block);
+                                System.out.flush();
+                                Runtime.getRuntime().halt(3);
+                                return;
+                            } catch (java.util.concurrent.ExecutionException e) {
+                                diff = Optional.of("harness threw on reshape " + grid + " " + block + ": " + e.getCause());
+                            }
+                            reshaped++;
+                        }
+                    }
                     CompileReport report = devices.auto().compileReport(FuzzHarness.instantiate(loaded).kernel());
                     if (report.compiled()) {
                         compiled++;
@@ -127,8 +171,8 @@ public final class FuzzCampaign {
                 }
             }
         }
-        System.out.printf("DONE base=0x%x count=%d ran=%d mode=%s warp=%d compiled=%d failures=%d in %.0f s%n", base, count, ran, mode, warp,
-                compiled, failures, (System.nanoTime() - t0) / 1e9);
+        System.out.printf("DONE base=0x%x count=%d ran=%d reshaped=%d mode=%s warp=%d compiled=%d failures=%d in %.0f s%n", base, count, ran,
+                reshaped, mode, warp, compiled, failures, (System.nanoTime() - t0) / 1e9);
         declines.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(12)
                 .forEach(e -> System.out.println("  decline " + e.getValue() + ": " + (e.getKey().length() > 300 ? e.getKey().substring(0, 300) : e.getKey())));
         System.out.flush();

@@ -29,6 +29,8 @@ public final class FuzzCampaign {
     private static final int BATCH = 40;
     /** Extra launches of each kernel without barriers over other CTA shapes: {@code -Dweft.fuzz.reshapes=N}. */
     private static final int RESHAPES = Integer.getInteger("weft.fuzz.reshapes", 0);
+    /** Barrier kernels launched again once their methods per resume point are bound: {@code -Dweft.fuzz.relaunch=true}. */
+    private static final boolean RELAUNCH = Boolean.getBoolean("weft.fuzz.relaunch");
 
     /** A CTA shape of the same dimensionality as {@code b} (the kernels' gid formula is a bijection for any such). */
     static dev.weft.Dim3 reshape(dev.weft.Dim3 b, java.util.SplittableRandom r) {
@@ -143,6 +145,22 @@ public final class FuzzCampaign {
                             }
                             reshaped++;
                         }
+                    }
+                    if (diff.isEmpty() && RELAUNCH && loaded.program().source().contains("syncThreads")) {
+                        // Again once the background compile of the methods per resume point is done: the launch binds them.
+                        dev.weft.simd.internal.Background.awaitIdle(60_000);
+                        Future<Optional<String>> again = runner.submit(() -> FuzzHarness.runPair(devices, loaded, loaded, inst -> { }));
+                        try {
+                            diff = again.get(KERNEL_TIMEOUT_S, TimeUnit.SECONDS).map(d -> "relaunched on the resume methods: " + d);
+                        } catch (TimeoutException e) {
+                            System.out.println("HANG seed " + seed + " relaunched");
+                            System.out.flush();
+                            Runtime.getRuntime().halt(3);
+                            return;
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            diff = Optional.of("harness threw on relaunch: " + e.getCause());
+                        }
+                        reshaped++;
                     }
                     CompileReport report = devices.auto().compileReport(FuzzHarness.instantiate(loaded).kernel());
                     if (report.compiled()) {

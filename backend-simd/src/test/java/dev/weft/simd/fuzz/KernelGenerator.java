@@ -1433,11 +1433,12 @@ public final class KernelGenerator {
 
     /** A division whose divisor may be zero (or -1 under MIN_VALUE), taken only where it is not zero. */
     private String guardedDivision(T type, int e) {
-        // Written twice (test and use): no side effects in it.
+        // The divisor is written twice (test and use), and the dividend is evaluated between them: no side effects in
+        // either (a dividend's v -= v could zero the divisor after its test).
         pure++;
         String divisor = r.nextBoolean() ? expr(type, e) : "(" + expr(type, e) + " " + pick("& 3", "% 3", ">> 30") + ")";
-        pure--;
         String a = r.nextInt(4) == 0 ? (type == T.INT ? "Integer.MIN_VALUE" : "Long.MIN_VALUE") : expr(type, e);
+        pure--;
         String zero = type == T.INT ? "0" : "0L";
         String op = pick("/", "%");
         return r.nextBoolean()

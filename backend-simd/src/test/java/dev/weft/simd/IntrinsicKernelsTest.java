@@ -56,6 +56,55 @@ class IntrinsicKernelsTest {
         };
     }
 
+    static Kernel floorDivMod(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] y = (int[]) a[1];
+        long[] lx = (long[]) a[2];
+        long[] out = (long[]) a[3];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            int p = x[i];
+            int q = y[i];
+            long lp = lx[i];
+            out[8 * i] = Math.floorDiv(p, q);
+            out[8 * i + 1] = Math.floorMod(p, q);
+            out[8 * i + 2] = Math.floorDiv(lp, (long) q);
+            out[8 * i + 3] = Math.floorMod(lp, (long) q);
+            out[8 * i + 4] = Math.floorDiv(lp, q);
+            out[8 * i + 5] = Math.floorMod(lp, q);
+            out[8 * i + 6] = StrictMath.floorMod(p, 7) + Math.floorDiv(p, -3);
+            out[8 * i + 7] = p < 0 ? Math.floorMod(lp, -1L) : Math.floorDiv(p, 1 + (q & 3));
+        };
+    }
+
+    /**
+     * Math.floorDiv and floorMod compile (inlined from FloorOps; they had run the kernel on the reference executor,
+     * "not a function the SIMD backend knows", found by the fuzzer's session-15 constructs), equal to the JDK's at
+     * MIN_VALUE / -1 and with every sign; a zero divisor fails the launch at the same thread with the same exception.
+     */
+    @Test
+    void floorDivMod_varyingOperands_compileAndMatch() {
+        int n = 200;
+        int[] x = Differential.ints(n, 75, -50, 50);
+        int[] y = Differential.ints(n, 76, -9, 10);
+        long[] lx = Differential.longs(n, 77);
+        int[] edges = {Integer.MIN_VALUE, Integer.MAX_VALUE, -1, 1, 0, -7, 7};
+        for (int i = 0; i < n; i++) {
+            y[i] = y[i] == 0 ? (i % 2 == 0 ? -1 : 3) : y[i];
+            if (i % 5 == 0) {
+                x[i] = edges[(i / 5) % edges.length];
+                lx[i] = i % 2 == 0 ? Long.MIN_VALUE : x[i];
+            }
+        }
+        d.check(Dim3.of(4), Dim3.of(64), IntrinsicKernelsTest::floorDivMod, x, y, lx, new long[8 * n]);
+        y[137] = 0;
+        d.check(Dim3.of(4), Dim3.of(64), IntrinsicKernelsTest::floorDivMod, x, y, lx, new long[8 * n]);
+    }
+
     /**
      * CUDA's fast-math intrinsics compile (they had run the kernel on the reference executor, "not a function the SIMD
      * backend knows"), bit for bit, edge values included: zeros, subnormals (flushed), infinities, NaN, negatives.

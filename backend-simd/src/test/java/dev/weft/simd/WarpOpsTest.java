@@ -528,6 +528,87 @@ class WarpOpsTest {
         d.check(Dim3.of(4), Dim3.of(128), WarpOpsTest::reduceInLoop, Differential.ints(n, 12, 0, 100), new int[n]);
     }
 
+    static Kernel returnsUnderConditions(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            int v = x[i];
+            if (v > 3 && (i & 2) == 0) {
+                return;
+            }
+            if (v < -5) {
+                if ((i & 4) != 0) {
+                    out[i] = -1;
+                    return;
+                }
+                v *= 2;
+            }
+            int s = v + t.shflXor(v, 1) + t.shflDown(v, 3);
+            out[i] = s ^ t.ballot(s > 0);
+        };
+    }
+
+    static Kernel returnThenShuffleLoop(Object[] a) {
+        int[] x = (int[]) a[0];
+        int[] out = (int[]) a[1];
+        int n = x.length;
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= n) {
+                return;
+            }
+            if ((x[i] > 4 && (i & 1) == 0) || (x[i] < -6 && (i & 2) != 0)) {
+                return;
+            }
+            int v = x[i];
+            // A scan near-miss (shflDown): stays a loop, whose exit leads to no warp operation.
+            for (int dd = 1; dd < t.warpSize(); dd <<= 1) {
+                int b = t.shflDown(v, dd);
+                if (t.laneId() >= dd) {
+                    v += b;
+                }
+            }
+            out[i] = v;
+        };
+    }
+
+    /**
+     * Returns under an {@code &&} condition or nested in a divergent branch, before warp operations: the lanes left
+     * meet the operations together, as in the reference (they were declined, "threads of a warp could wait at
+     * different warp operations", as the sides of the branch meet only once the returning paths are set aside; found by
+     * the fuzzer's session-15 constructs).
+     */
+    @Test
+    void warpOps_afterReturnsUnderAndOrNestedInBranches_compileAndMatch() {
+        int n = 700;
+        d.check(Dim3.of(3), Dim3.of(256), WarpOpsTest::returnsUnderConditions, Differential.ints(n, 13, -9, 9), new int[n]);
+        d.check(Dim3.of(9), Dim3.of(96), WarpOpsTest::returnsUnderConditions, Differential.ints(n, 14, -9, 9), new int[n]);
+        // Before a loop of warp operations whose exit leads to none (found as fuzz seed 0x15ff00a9 of mode mt).
+        d.check(Dim3.of(3), Dim3.of(256), WarpOpsTest::returnThenShuffleLoop, Differential.ints(n, 15, -9, 9), new int[n]);
+    }
+
+    @Test
+    void warpOpOnOneSideOfBranchWithNestedReturn_thenAnother_declined() {
+        int[] out = new int[64];
+        var r = d.simd.compileReport((Kernel) t -> {
+            int v = t.laneId();
+            if (v < 9) {
+                if (v == 3) {
+                    return;
+                }
+                v = t.ballot(v > 4);
+            }
+            out[t.threadIdxX()] = v + t.shfl(v, 0);
+        });
+        assertFalse(r.compiled(), r.summary());
+        assertTrue(r.summary().contains("divergent branch"), r.summary());
+    }
+
     @Test
     void votesAndShuffles_compileReportSaysSo() {
         var r = d.report(WarpOpsTest::scan, new float[10], new float[10]);

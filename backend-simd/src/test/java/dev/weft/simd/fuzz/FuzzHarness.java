@@ -85,18 +85,34 @@ public final class FuzzHarness {
         float[] af = in.floatsMixed(KernelGenerator.ATOMIC_LENGTH);
         double[] ad = in.doublesMixed(KernelGenerator.ATOMIC_LENGTH);
         Kernel kernel;
+        // Programs of Options.more also write two outputs in reverse thread order and one at grid-stride loops' indices;
+        // made last, so the others' inputs stay.
+        boolean more = p.source().contains("int[] ro, double[] rd, long[] go");
+        int[] ro = more ? in.ints(n * slots, -100, 100) : null;
+        double[] rd = more ? new double[n * slots] : null;
+        long[] go = more ? in.longsMixed(n) : null;
         try {
-            Method factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
-                    double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
-                    float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
-                    double[].class);
-            kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad);
+            Method factory;
+            if (more) {
+                factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
+                        double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
+                        float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
+                        double[].class, int[].class, double[].class, long[].class);
+                kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad, ro, rd, go);
+            } else {
+                factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
+                        double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
+                        float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
+                        double[].class);
+                kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad);
+            }
         } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("generated class without the expected factory: " + loaded.kernelClass(), e);
         }
-        return Instance.of(kernel).check("io", io).check("lo", lo).check("fo", fo).check("dout", dout)
+        Instance instance = Instance.of(kernel).check("io", io).check("lo", lo).check("fo", fo).check("dout", dout)
                 .check("fm", fm, Tolerance.MATH_1ULP).check("dm", dm, Tolerance.MATH_1ULP)
                 .check("ai", ai).check("al", al).check("af", af).check("ad", ad);
+        return more ? instance.check("ro", ro).check("rd", rd).check("go", go) : instance;
     }
 
     /**

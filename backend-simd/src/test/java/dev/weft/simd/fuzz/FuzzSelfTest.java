@@ -90,6 +90,25 @@ class FuzzSelfTest {
     }
 
     @Test
+    void generator_sessionFifteenConstructs_usesEveryConstruct() {
+        StringBuilder all = new StringBuilder();
+        for (long seed = 0; seed < 400; seed++) {
+            all.append(KernelGenerator.generate(FIRST_SEED + seed, FuzzCampaign.options(seed, seed % 2 == 0 ? "xmt" : "mlbt")).source());
+        }
+        String text = all.toString();
+        List<String> missing = new ArrayList<>();
+        for (String construct : List.of("Math.floorDiv(", "Math.floorMod(", "ro[(n - 1 - gid) * 8 + ", "rd[(n - 1 - gid) * 8 + ", "++;", "--;",
+                " /= ", " %= ", " >>>= ", "byte v", "char v", "(Integer.MIN_VALUE + (", "(-1))", " do {", "} while (k", "bump(", "mix(",
+                "step(lo, ", "a[n - 1 - gid]", " & (-16))]", "(t.threadIdxY() & 3)", "(int) (", "(char) ", "Long.MIN_VALUE", "[tid]++;",
+                "break;", "1e30f)", "? ((byte) ", "go[i")) {
+            if (!text.contains(construct)) {
+                missing.add(construct);
+            }
+        }
+        assertEquals(List.of(), missing, "constructs no generated kernel uses");
+    }
+
+    @Test
     void fuzz_otherExecutorCorruptsOneOutput_everySeedDetected() {
         List<KernelGenerator.Program> programs = new ArrayList<>();
         for (long seed = 0; seed < 20; seed++) {

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Timeout;
  * Random kernels from {@link KernelGenerator}, compiled in memory, run on a REFERENCE and an AUTO device,
  * outputs compared. Prints how many of them the AUTO device compiled and the reasons it gave for the rest.
  *
+ * <p>A third runs the session-15 constructs ({@link KernelGenerator.Options#withMore}), as {@link FuzzCampaign} runs longer
+ * campaigns from the command line.
+ *
  * <p>A second test runs kernels with the generator's extra constructs ({@link KernelGenerator.Options#withExtras}), half of
  * them with statements that may fault ({@link KernelGenerator.Options#withFaults}), whose launches must then fail
  * alike on both devices.
@@ -73,6 +76,18 @@ class FuzzTest {
         return (seed & 8) != 0 ? o.withFaults() : o;
     }
 
+    /** The session-15 constructs' seeds in CI. */
+    private static final long MORE_BASE = 0x57EF9L << 20;
+
+    /**
+     * The session-15 constructs ({@link KernelGenerator.Options#withMore}): {@link FuzzCampaign#options}'s tiny kernels of
+     * FuzzTest's mix, with the extras in half of the groups of sixteen seeds and long- and double-heavy types in the other;
+     * barrier kernels without the extras (with them, most are too large for the JIT).
+     */
+    static KernelGenerator.Options moreOptionsFor(long seed) {
+        return FuzzCampaign.options(seed, Math.floorMod(seed, 3) == 2 ? "mt" : (seed & 16) == 0 ? "xmt" : "mlt");
+    }
+
     /** The smallest kernel with shared memory and a barrier: whether the backend compiles barriers at all. */
     private static final dev.weft.Kernel BARRIER_PROBE = t -> {
         int[] s = t.sharedInts(t.blockDimX());
@@ -89,6 +104,11 @@ class FuzzTest {
     @Test
     void fuzz_extraConstructsAndFaults_matchReference() {
         fuzz(EXTRAS_BASE, 60, FuzzTest::extrasOptionsFor, "fuzz extras");
+    }
+
+    @Test
+    void fuzz_sessionFifteenConstructs_matchReference() {
+        fuzz(MORE_BASE, 60, FuzzTest::moreOptionsFor, "fuzz more");
     }
 
     private static void fuzz(long defaultBase, int defaultCount, java.util.function.LongFunction<KernelGenerator.Options> options, String label) {

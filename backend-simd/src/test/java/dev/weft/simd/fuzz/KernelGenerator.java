@@ -96,7 +96,12 @@ public final class KernelGenerator {
      * @param warpOps use warp votes and shuffles where every live thread of the warp reaches them
      */
     public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps, boolean extras,
-            boolean faults) {
+            boolean faults, boolean more, boolean wideTypes) {
+
+        /** Without the session-15 constructs and type mix. */
+        public Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps, boolean extras, boolean faults) {
+            this(tolerantMath, statementBudget, barriers, warpOps, extras, faults, false, false);
+        }
 
         /** Without barriers or warp operations. */
         public Options(boolean tolerantMath, int statementBudget) {
@@ -115,12 +120,12 @@ public final class KernelGenerator {
 
         /** These options with shared memory and barriers. */
         public Options withBarriers() {
-            return new Options(tolerantMath, statementBudget, true, warpOps, extras, faults);
+            return new Options(tolerantMath, statementBudget, true, warpOps, extras, faults, more, wideTypes);
         }
 
         /** These options with warp votes and shuffles. */
         public Options withWarpOps() {
-            return new Options(tolerantMath, statementBudget, barriers, true, extras, faults);
+            return new Options(tolerantMath, statementBudget, barriers, true, extras, faults, more, wideTypes);
         }
 
         /**
@@ -129,7 +134,7 @@ public final class KernelGenerator {
          * own so that the seeds generated without it keep their programs.
          */
         public Options withExtras() {
-            return new Options(tolerantMath, statementBudget, barriers, warpOps, true, faults);
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, true, faults, more, wideTypes);
         }
 
         /**
@@ -137,7 +142,24 @@ public final class KernelGenerator {
          * an index out of bounds, or a convergence error); both executors must then fail alike.
          */
         public Options withFaults() {
-            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, true);
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, true, more, wideTypes);
+        }
+
+        /**
+         * These options with the constructs added in session 15 (see {@link KernelGenerator}): compound assignments and
+         * increments of array elements and narrow locals, mixed-type ternaries, floorDiv/floorMod, divisions at
+         * MIN_VALUE / -1, shifts by large counts, float-to-int casts of NaN and infinities, negative-stride accesses,
+         * two more outputs written in reverse thread order, one written at grid-stride loops' indices, loops whose threads
+         * leave at different iterations with their exit values used after them, and values uniform per row. A knob of its
+         * own so that older seeds keep their programs.
+         */
+        public Options withMore() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, true, wideTypes);
+        }
+
+        /** These options with long and double values three times as likely as int and float ones. */
+        public Options withWideTypes() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, more, true);
         }
 
         /** Exact operations only, about 25 statements. */
@@ -247,6 +269,8 @@ public final class KernelGenerator {
     private boolean switchInnermost;
     private FaultKind faultKind;
     private int faultsPlaced;
+    /** More than zero while generating an expression that is written more than once: it must not have side effects. */
+    private int pure;
     /**
      * Extras in barrier mode: the one atomic operation (per kernel, so that updates of one phase commute) that
      * divergent code applies to the shared arrays {@code shA} and {@code shAF}.
@@ -258,7 +282,8 @@ public final class KernelGenerator {
     private KernelGenerator(long seed, Options options) {
         this.r = new SplittableRandom(seed);
         this.options = options;
-        this.maxDepth = options.barriers ? 2 : MAX_EXPR_DEPTH;
+        // The session-15 constructs nest more (mixed ternaries), so their kernels keep to depth 2 as barrier kernels do.
+        this.maxDepth = options.barriers || options.more ? 2 : MAX_EXPR_DEPTH;
     }
 
     /** The program for {@code seed}. */
@@ -288,6 +313,38 @@ public final class KernelGenerator {
         } else {
             block = Dim3.of(pickInt(1, 32, 33, 64, 100, 1024, r.nextInt(1, 300), r.nextInt(1, 130)));
             grid = Dim3.of(r.nextInt(1, 5));
+        }
+        if (options.more && r.nextInt(3) == 0) {
+            // Shapes whose rows are not whole registers (8 or 16 lanes), or are several, and the extremes of 1 and 1024 threads.
+            switch (r.nextInt(4)) {
+                case 0 -> {
+                    twoD = false;
+                    threeD = false;
+                    block = Dim3.of(pickInt(1, 1024, 1023, 1000, 2, 3));
+                    grid = Dim3.of(r.nextInt(1, 4));
+                }
+                case 1 -> {
+                    twoD = true;
+                    threeD = false;
+                    int bx = pickInt(3, 5, 7, 9, 12, 17, 20, 24, 31, 48, 8, 16);
+                    block = Dim3.of(bx, r.nextInt(1, Math.min(32, 1024 / bx) + 1));
+                    grid = Dim3.of(r.nextInt(1, 4), r.nextInt(1, 3));
+                }
+                case 2 -> {
+                    twoD = false;
+                    threeD = true;
+                    int bx = pickInt(3, 5, 6, 7, 9, 12, 24, 16, 8);
+                    int by = r.nextInt(1, Math.min(8, 1024 / bx) + 1);
+                    block = Dim3.of(bx, by, r.nextInt(2, Math.max(3, Math.min(6, 1024 / (bx * by)) + 1)));
+                    grid = Dim3.of(r.nextInt(1, 3), r.nextInt(1, 3), r.nextInt(1, 3));
+                }
+                default -> {
+                    twoD = true;
+                    threeD = false;
+                    block = Dim3.of(pickInt(1, 2, 1024, 512, 33), 1);
+                    grid = Dim3.of(r.nextInt(1, 3), r.nextInt(1, 3));
+                }
+            }
         }
         if (options.extras && r.nextInt(4) == 0) {
             // Many small CTAs: whole grid rows per call, the work distributor handing CTAs to both SMs.
@@ -336,6 +393,27 @@ public final class KernelGenerator {
             line("}");
             line("");
         }
+        if (options.more) {
+            // Helpers that update an array element they are given, as kernels factor out an accumulation.
+            line("static void bump(int[] a, int i, int v) {");
+            line("    a[i] += v;");
+            line("    a[i] ^= a[i] >>> 3;");
+            line("}");
+            line("");
+            line("static double mix(double[] a, int i, double v) {");
+            line("    double old = a[i];");
+            line("    a[i] = old * 0.5d + v;");
+            line("    return old;");
+            line("}");
+            line("");
+            line("static long step(long[] a, int i, boolean up) {");
+            line("    if (up) {");
+            line("        return a[i]++;");
+            line("    }");
+            line("    return --a[i] << 1;");
+            line("}");
+            line("");
+        }
         if (options.extras && options.barriers) {
             line("static void barrier(dev.weft.ThreadContext t) {");
             line("    t.syncThreads();");
@@ -353,7 +431,7 @@ public final class KernelGenerator {
         }
         line("public static Kernel kernel(int n, int[] ia, long[] la, float[] fa, double[] da, int si, long sl, "
                 + "float sf, double sd, int[] io, long[] lo, float[] fo, double[] dout, float[] fm, double[] dm, "
-                + "int[] ai, long[] al, float[] af, double[] ad) {");
+                + "int[] ai, long[] al, float[] af, double[] ad" + (options.more ? ", int[] ro, double[] rd, long[] go" : "") + ") {");
         indent++;
         line("return t -> {");
         indent++;
@@ -402,6 +480,18 @@ public final class KernelGenerator {
                 line(output(T.INT, r.nextInt(4)) + " ^= shA[" + slot() + "];");
                 line(output(T.FLOAT, r.nextInt(4)) + " += shAF[" + slot() + " + " + pick("0", "nt") + "];");
             }
+        }
+        if (options.more && options.barriers && r.nextBoolean()) {
+            // After the last barrier, threads may return on their own.
+            line("if (" + expr(T.BOOL, 2) + ") {");
+            indent++;
+            storeMaybeThenReturn();
+            indent--;
+            line("}");
+        }
+        if (options.more) {
+            line(reversed(T.INT, r.nextInt(SLOTS)) + " += " + expr(T.INT, maxDepth) + ";");
+            line(reversed(T.DOUBLE, r.nextInt(SLOTS)) + " = " + expr(T.DOUBLE, maxDepth) + ";");
         }
         line(output(T.INT, 0) + " += " + expr(T.INT, maxDepth) + ";");
         line(output(T.LONG, 0) + " ^= " + expr(T.LONG, maxDepth) + ";");
@@ -505,6 +595,10 @@ public final class KernelGenerator {
         }
         if (options.extras && r.nextInt(100) < 14) {
             extraStatement(depth, canNest);
+            return;
+        }
+        if (options.more && r.nextInt(100) < 16) {
+            moreStatement(depth, canNest);
             return;
         }
         if (options.barriers && inKernel && uniformControl && r.nextInt(100) < 22) {
@@ -896,6 +990,11 @@ public final class KernelGenerator {
         if (!inKernel) {
             return String.valueOf(r.nextInt(0, 6));
         }
+        if (options.more && r.nextInt(5) == 0) {
+            // The same in every thread of a row (of a register, with register rows), different between rows.
+            return pick("(t.threadIdxY() & 3)", "(t.threadIdxZ() + 1)", "((t.threadIdxY() + t.blockIdxY()) % 4)", "(t.threadIdxY() * t.blockDimX() % 5)",
+                    "(t.threadIdxX() / 8 & 3)");
+        }
         if (options.extras && r.nextInt(5) == 0) {
             // Triangular nests: a bound from an enclosing loop's counter, or from data in long or float.
             for (List<Var> scope : scopes) {
@@ -1057,6 +1156,18 @@ public final class KernelGenerator {
                         acc.name + " = Math.min(" + acc.name + ", " + x + ");");
                 default -> pick(acc.name + " += " + x + " * " + i + ";", acc.name + " = Math.max(" + acc.name + ", " + x + ");");
             });
+        }
+        if (options.more && !phase && header.contains("t.gridDimX()") && r.nextInt(3) != 0) {
+            // A 1D grid-stride loop visits each element once across the grid: stores at its index (go, of the
+            // session-15 outputs) are contiguous per group and race-free, as saxpy's are.
+            Var acc = accumulators.get(0);
+            String value = switch (acc.type) {
+                case LONG -> acc.name;
+                case INT -> "(long) " + acc.name + " * " + i;
+                case FLOAT -> "(long) " + acc.name;
+                default -> "Double.doubleToRawLongBits(" + acc.name + ")";
+            };
+            line("go[" + i + "] " + pick("=", "+=", "^=", "=") + " " + pick(value, "la[" + i + "] ^ " + i, "la[" + i + "] * 3L + " + value) + ";");
         }
         if (!phase && r.nextInt(3) == 0) {
             // A store in the straight body: the fast path must not store for threads that returned before the loop.
@@ -1322,8 +1433,12 @@ public final class KernelGenerator {
 
     /** A division whose divisor may be zero (or -1 under MIN_VALUE), taken only where it is not zero. */
     private String guardedDivision(T type, int e) {
+        // The divisor is written twice (test and use), and the dividend is evaluated between them: no side effects in
+        // either (a dividend's v -= v could zero the divisor after its test).
+        pure++;
         String divisor = r.nextBoolean() ? expr(type, e) : "(" + expr(type, e) + " " + pick("& 3", "% 3", ">> 30") + ")";
         String a = r.nextInt(4) == 0 ? (type == T.INT ? "Integer.MIN_VALUE" : "Long.MIN_VALUE") : expr(type, e);
+        pure--;
         String zero = type == T.INT ? "0" : "0L";
         String op = pick("/", "%");
         return r.nextBoolean()
@@ -1342,7 +1457,9 @@ public final class KernelGenerator {
             case FLOAT -> "fa";
             default -> "da";
         };
+        pure++;
         String i = pick("(gid + " + r.nextInt(-3, 40) + ")", "(gid - t.laneId() * " + r.nextInt(1, 3) + ")", expr(T.INT, 1), "(ia[gid] + gid)");
+        pure--;
         String inBounds = r.nextBoolean() ? i + " >= 0 && " + i + " < n" : "Integer.compareUnsigned(" + i + ", n) < 0";
         return "(" + inBounds + " ? " + array + "[" + i + "] : " + literal(type) + ")";
     }
@@ -1354,6 +1471,433 @@ public final class KernelGenerator {
         int b = a + r.nextInt(1, 3);
         return "(switch ((int) " + selector + ") { case " + a + " -> " + expr(type, e) + "; case " + b + ", " + (b + 7) + " -> " + expr(type, e)
                 + "; default -> " + expr(type, e) + "; })";
+    }
+
+    // ---- session-15 constructs (Options.more) ---------------------------------------------------------
+
+    /**
+     * The thread's element {@code slot} of the int ({@code ro}) or double ({@code rd}) output laid out in reverse thread
+     * order: thread {@code gid} owns {@code [(n - 1 - gid) * SLOTS, (n - 1 - gid) * SLOTS + SLOTS)}, so consecutive threads
+     * store with a negative stride.
+     */
+    private static String reversed(T type, int slot) {
+        return (type == T.INT ? "ro" : "rd") + "[(n - 1 - gid) * " + SLOTS + " + " + slot + "]";
+    }
+
+    private void moreStatement(int depth, boolean canNest) {
+        int roll = r.nextInt(100);
+        if (inKernel && (options.barriers || options.warpOps) && uniformControl && canNest && loopDepth < 2 && roll < 14) {
+            uniformLoopMore(depth);
+        } else if (inKernel && (options.barriers || options.warpOps) && uniformControl && roll < 18) {
+            // A return of the whole CTA: every thread of it leaves together, so no barrier or warp operation misses one.
+            line("if (" + uniformCondition() + ") {");
+            line("    return;");
+            line("}");
+        } else if (inKernel && canNest && loopDepth < 2 && roll < 34) {
+            exitValueLoop(depth);
+        } else if (inKernel && canNest && loopDepth < 2 && roll < 40) {
+            strideLoop(depth);
+        } else if (inKernel && roll < 46) {
+            // Stack shapes: chained assignments (dup_x1/dup_x2, dup2_x2 for long and double), an index with a side effect.
+            T type = numeric();
+            List<Var> ints = new ArrayList<>();
+            List<Var> same = new ArrayList<>();
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (v.assignable && v.type == T.INT && v.decl == null) {
+                        ints.add(v);
+                    }
+                    if (v.assignable && v.type == type && v.decl == null) {
+                        same.add(v);
+                    }
+                }
+            }
+            String first = output(type, r.nextInt(4));
+            if (!ints.isEmpty() && r.nextBoolean()) {
+                String counter = ints.get(r.nextInt(ints.size())).name;
+                String array = first.substring(0, first.indexOf('['));
+                String element = array + "[gid * " + SLOTS + " + (" + counter + pick("++", "--") + " & 3)]";
+                line(element + (r.nextBoolean() ? pick("++;", "--;") : " " + pick("+=", "-=", "*=") + " " + expr(type, maxDepth - 1) + ";"));
+            } else {
+                String middle = !same.isEmpty() && r.nextBoolean() ? same.get(r.nextInt(same.size())).name : output(type, r.nextInt(4));
+                line(first + " = " + middle + " = " + expr(type, maxDepth - 1) + ";");
+            }
+        } else if (inKernel && roll < 50) {
+            T type = numeric();
+            boolean reverse = (type == T.INT || type == T.DOUBLE) && r.nextInt(3) == 0;
+            compound(reverse ? reversed(type, r.nextInt(SLOTS)) : output(type, r.nextInt(4)), type);
+        } else if (roll < 72) {
+            List<Var> targets = new ArrayList<>();
+            for (List<Var> scope : scopes) {
+                for (Var v : scope) {
+                    if (v.assignable && v.type != T.BOOL) {
+                        targets.add(v);
+                    }
+                }
+            }
+            if (targets.isEmpty()) {
+                narrowLocal();
+            } else {
+                Var v = targets.get(r.nextInt(targets.size()));
+                compound(v.name, v.type);
+            }
+        } else if (roll < 82) {
+            narrowLocal();
+        } else if (roll < 90 && inKernel) {
+            int slot = r.nextInt(4);
+            switch (r.nextInt(3)) {
+                case 0 -> line("bump(" + (r.nextBoolean() ? "io, gid * " + SLOTS : "ro, (n - 1 - gid) * " + SLOTS) + " + " + slot + ", " + expr(T.INT, maxDepth - 1) + ");");
+                case 1 -> {
+                    String name = "v" + nextName++;
+                    line("double " + name + " = mix(" + (r.nextBoolean() ? "dout, gid * " + SLOTS : "rd, (n - 1 - gid) * " + SLOTS) + " + " + slot + ", "
+                            + expr(T.DOUBLE, maxDepth - 1) + ");");
+                    scopes.peek().add(new Var(name, T.DOUBLE, true));
+                }
+                default -> line(output(T.LONG, r.nextInt(4)) + " ^= step(lo, gid * " + SLOTS + " + " + slot + ", " + condition(1) + ");");
+            }
+        } else {
+            T type = numeric();
+            String name = "v" + nextName++;
+            line(type.java + " " + name + " = " + moreExpr(type, maxDepth - 1) + ";");
+            scopes.peek().add(new Var(name, type, true));
+        }
+    }
+
+    /**
+     * A loop that threads leave at different iterations (a divergent break or while condition) while locals change the
+     * same way in every thread inside it: uniform in the loop, each thread's exit value after it. Those values are then
+     * used every way a kernel may use a value: as an index, a shift count, a branch, switch, loop bound, atomic index,
+     * divisor and conversion.
+     */
+    private void exitValueLoop(int depth) {
+        String u = "v" + nextName++;
+        String w = "v" + nextName++;
+        String k = "k" + nextName++;
+        line("int " + u + " = " + r.nextInt(-3, 5) + ";");
+        line("long " + w + " = " + r.nextInt(0, 9) + "L;");
+        boolean wasUniform = uniformControl;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        uniformControl = false;
+        innermostLoopUniform = false;
+        switchInnermost = false;
+        loopDepth++;
+        String label = "L" + k;
+        loops.push(new Loop(label, false));
+        String bound = pick(String.valueOf(r.nextInt(1, 9)), "(si & 7) + 1", "(n & 3) + 2", "(ia[gid] & 7)");
+        boolean whileLoop = r.nextInt(3) == 0;
+        if (whileLoop) {
+            line("int " + k + " = 0;");
+            line(label + ": while (" + k + " < " + bound + " && " + pick("ia[(gid + " + k + ") % n] " + pick(">", "<", "!=") + " " + r.nextInt(-50, 50),
+                    "(gid + " + k + ") % " + r.nextInt(2, 6) + " != 0", "fa[gid] * " + k + " < " + r.nextInt(1, 40) + "f") + ") {");
+            indent++;
+            line(k + "++;");
+        } else {
+            line(label + ": for (int " + k + " = 0; " + k + " < " + bound + "; " + k + "++) {");
+            indent++;
+        }
+        scopes.push(new ArrayList<>(List.of(new Var(k, T.INT, false))));
+        line(u + " " + pick("+= 3;", "= " + u + " * 3 + " + k + ";", "^= 1 << " + k + ";", "-= " + k + " * " + k + ";"));
+        line(w + " " + pick("+= (long) " + u + " << 20;", "= " + w + " * 31L + " + k + ";", "^= Long.MIN_VALUE >>> " + k + ";"));
+        if (!whileLoop || r.nextBoolean()) {
+            line("if (" + pick("ia[(gid + " + k + ") % n] " + pick(">", "<", "==") + " " + r.nextInt(-50, 50), "(gid & " + pickInt(1, 3, 7) + ") == " + k,
+                    "t.laneId() < " + k + " * " + r.nextInt(2, 9), expr(T.BOOL, 1)) + ") {");
+            line("    " + pick("break;", "continue;", "break;") + "");
+            line("}");
+        }
+        if (r.nextBoolean()) {
+            block(depth + 1);
+        }
+        scopes.pop();
+        indent--;
+        line("}");
+        loops.pop();
+        loopDepth--;
+        uniformControl = wasUniform;
+        innermostLoopUniform = wasUniformLoop;
+        switchInnermost = wasSwitch;
+        // The exit values, used.
+        for (int i = r.nextInt(1, 4); i > 0; i--) {
+            switch (r.nextInt(10)) {
+                case 0 -> line(output(T.INT, r.nextInt(4)) + " ^= ia[(" + u + " & 0x7fffffff) % n];");
+                case 1 -> line(output(T.LONG, r.nextInt(4)) + " += " + w + " >> (" + u + " & 63);");
+                case 2 -> line(output(T.FLOAT, r.nextInt(4)) + " += (float) " + w + " + " + u + ";");
+                case 3 -> {
+                    line("if (" + u + " " + pick(">", "<", "==") + " " + r.nextInt(-3, 12) + ") {");
+                    line("    " + output(T.INT, r.nextInt(4)) + " += " + u + ";");
+                    line("} else {");
+                    line("    " + output(T.LONG, r.nextInt(4)) + " ^= " + w + ";");
+                    line("}");
+                }
+                case 4 -> line(output(T.INT, r.nextInt(4)) + " = (" + u + " & 1) == 0 ? " + u + " : (int) " + w + ";");
+                case 5 -> {
+                    String j = "j" + nextName++;
+                    line("for (int " + j + " = 0; " + j + " < (" + u + " & 3); " + j + "++) {");
+                    line("    " + output(T.DOUBLE, r.nextInt(4)) + " += " + j + " * 0.5d + " + w + ";");
+                    line("}");
+                }
+                case 6 -> {
+                    int slice = claimAtomicSlice(T.INT);
+                    line(slice < 0 ? output(T.INT, r.nextInt(4)) + " -= " + u + ";"
+                            : "Atomics.add(ai, " + slice * ATOMIC_SLICE + " + (" + u + " & " + (ATOMIC_SLICE - 1) + "), " + pick("1", u) + ");");
+                }
+                case 7 -> line(output(T.INT, r.nextInt(4)) + " += ia[gid] / (" + u + " | 1) + (int) (" + w + " % (" + u + " | 1));");
+                case 8 -> line(output(T.DOUBLE, r.nextInt(4)) + " = (double) " + w + " * " + u + ";");
+                default -> line(output(T.INT, r.nextInt(4)) + " += switch (" + u + " & 3) { case 0 -> 7; case 1 -> (int) " + w + "; default -> " + u + "; };");
+            }
+        }
+        scopes.peek().add(new Var(u, T.INT, true));
+        scopes.peek().add(new Var(w, T.LONG, true));
+    }
+
+    /** A byte, short or char local from any numeric type (narrowing from float and double included). */
+    private void narrowLocal() {
+        String decl = pick("byte", "short", "char");
+        String name = "v" + nextName++;
+        line(decl + " " + name + " = (" + decl + ") " + expr(numeric(), maxDepth - 1) + ";");
+        scopes.peek().add(new Var(name, T.INT, true, decl));
+    }
+
+    /**
+     * A compound assignment or increment of {@code target} (a local, narrow ones included, or an array element), its
+     * right-hand side sometimes of another type, so that Java's implicit narrowing ({@code i += 2.5f} is
+     * {@code i = (int) (i + 2.5f)}) applies.
+     */
+    private void compound(String target, T type) {
+        boolean integral = type == T.INT || type == T.LONG;
+        String op = integral ? pick("+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>=", ">>>=", "/=", "%=", "++", "--", "pre")
+                : pick("+=", "-=", "*=", "/=", "%=", "++", "--", "pre");
+        switch (op) {
+            case "++", "--" -> line(target + op + ";");
+            case "pre" -> line(pick("++", "--") + target + ";");
+            case "&=", "|=", "^=", "<<=", ">>=", ">>>=" -> line(target + " " + op + " " + expr(r.nextInt(3) == 0 ? T.LONG : T.INT, maxDepth - 1) + ";");
+            default -> {
+                T rhs = r.nextInt(3) == 0 ? numeric() : type;
+                String value = expr(rhs, maxDepth - 1);
+                if ((op.equals("/=") || op.equals("%=")) && (rhs == T.INT || rhs == T.LONG)) {
+                    value = "(" + value + " | " + pick("1", "Integer.MIN_VALUE", "(-1)") + ")";
+                }
+                line(target + " " + op + " " + value + ";");
+            }
+        }
+    }
+
+    /** A loop with a CTA-uniform trip count written as a do-while or while (barriers and warp operations may sit in it). */
+    private void uniformLoopMore(int depth) {
+        String bound = switch (r.nextInt(4)) {
+            case 0, 1 -> String.valueOf(r.nextInt(0, 4));
+            case 2 -> "(si & 3)";
+            default -> "(t.blockIdxX() % 3)";
+        };
+        String k = "k" + nextName++;
+        boolean wasUniformLoop = innermostLoopUniform;
+        boolean wasSwitch = switchInnermost;
+        switchInnermost = false;
+        innermostLoopUniform = true;
+        loopDepth++;
+        line("int " + k + " = 0;");
+        scopes.peek().add(new Var(k, T.INT, false));
+        uniformCounters.push(k);
+        loops.push(new Loop("L" + k, true));
+        String label = options.extras ? "L" + k + ": " : "";
+        // The counter counts at the top, so a continue cannot skip it.
+        if (r.nextBoolean()) {
+            nested(label + "do {", k + "++;", depth, "} while (" + k + " < " + bound + ");");
+        } else {
+            nested(label + "while (" + k + " < " + bound + ") {", k + "++;", depth, "}");
+        }
+        loops.pop();
+        uniformCounters.pop();
+        loopDepth--;
+        switchInnermost = wasSwitch;
+        innermostLoopUniform = wasUniformLoop;
+    }
+
+    /** The session-15 expressions: mixed-type ternaries, floor division, overflow at MIN_VALUE, large shifts, casts. */
+    private String moreExpr(T type, int d) {
+        int e = Math.max(0, d);
+        boolean integral = type == T.INT || type == T.LONG;
+        String zero = type == T.LONG ? "L" : "";
+        String min = type == T.LONG ? "Long.MIN_VALUE" : "Integer.MIN_VALUE";
+        String sign = type == T.LONG ? "63" : "31";
+        switch (r.nextInt(14)) {
+            case 0, 1 -> {
+                return mixedTernary(type, e);
+            }
+            case 13 -> {
+                if (!inKernel) {
+                    return mixedTernary(type, e);
+                }
+                // Values uniform in a row of the CTA: threadIdx.y and what a 2D kernel computes from it.
+                String row = pick("t.threadIdxY()", "(t.blockIdxY() * t.blockDimY() + t.threadIdxY())", "(t.threadIdxY() * t.blockDimX())",
+                        "t.threadIdxZ()", "(t.threadIdxZ() * t.blockDimY() + t.threadIdxY())", "t.globalIdY()");
+                return switch (type) {
+                    case INT -> pick(row, "(" + row + " * " + expr(T.INT, e) + ")", "(" + row + " + t.threadIdxX())", "ia[(" + row + " * 16 + t.threadIdxX()) % n]");
+                    case LONG -> "((long) " + row + " << " + r.nextInt(0, 40) + ")";
+                    case FLOAT -> pick("fa[" + row + " % n]", "(float) " + row);
+                    default -> "da[(" + row + " + " + expr(T.INT, e) + " & 0x7fffffff) % n]";
+                };
+            }
+            case 11, 12 -> {
+                if (!inKernel) {
+                    return mixedTernary(type, e);
+                }
+                // Masks and shifts of thread indices, which the uniformity analysis may find contiguous (base + lane) & mask
+                // or uniform (base + lane) >> k: loads at indices at most gid, so in bounds.
+                String prefix = switch (type) {
+                    case INT -> "i";
+                    case LONG -> "l";
+                    case FLOAT -> "f";
+                    default -> "d";
+                };
+                String id = options.barriers && r.nextBoolean() ? pick("tid", "t.threadIdxX()") : pick("gid", "gid", "t.threadIdxX()", "t.laneId()");
+                // (threadIdx.x <= the linear thread id <= gid, and laneId <= the linear thread id.)
+                String index = switch (r.nextInt(5)) {
+                    case 0 -> "(" + id + " & " + pick("7", "15", "31", "63", "255", "0x7fffffff", "(-1)", "(-16)", "(-32)", "0xF0F", "(-8)") + ")";
+                    case 1 -> "(" + id + " " + pick(">>", ">>>") + " " + r.nextInt(0, 9) + ")";
+                    case 2 -> "((" + id + " " + pick(">>", ">>>") + " " + r.nextInt(1, 7) + ") << " + r.nextInt(0, 7) + ")";
+                    case 3 -> "(" + id + " - (" + id + " & " + pick("1", "3", "15", "31") + "))";
+                    default -> "((" + id + " + " + pick("16", "32", "64", "8", "48", "(-32)", "1") + ") & " + pick("31", "15", "63", "0x7fffffff", "(-16)") + ")";
+                };
+                // In bounds: at most the id (a shifted-back value too), and below n for threads that did not return.
+                String guard = index.contains("<<") || index.contains("+ ") ? index + " < n && " + index + " >= 0" : null;
+                return guard == null ? prefix + "a[" + index + "]" : "(" + guard + " ? " + prefix + "a[" + index + "] : " + literal(type) + ")";
+            }
+            case 2 -> {
+                if (!integral || r.nextInt(3) != 0) {
+                    // Rounding toward zero with negative operands and divisors.
+                    return integral ? "(" + expr(type, e) + " " + pick("/", "%") + " " + pick("(-" + r.nextInt(2, 9) + zero + ")",
+                            pickInt(2, 4, 8, 16, 1024, 3, 5) + zero, "(-" + pickInt(2, 4, 16, 1 << 20) + zero + ")",
+                            "(" + expr(type, e) + " | " + min + ")") + ")" : mixedTernary(type, e);
+                }
+                if (type == T.INT && r.nextInt(3) == 0) {
+                    return "Math.floorMod(" + expr(T.LONG, e) + ", (" + expr(T.INT, e) + " | " + pick("1", "Integer.MIN_VALUE") + "))";
+                }
+                return "Math." + pick("floorDiv", "floorMod") + "(" + expr(type, e) + ", " + pick("(" + expr(type, e) + " | 1" + zero + ")",
+                        "(-1" + zero + ")", "(" + expr(type, e) + " | " + min + ")", String.valueOf(r.nextInt(2, 9)) + zero, "(-" + r.nextInt(2, 9) + zero + ")") + ")";
+            }
+            case 3 -> {
+                if (!integral) {
+                    return "((" + type.java + ") " + pick(min, "(" + min + " / ((" + expr(T.INT, e) + " >> 31) | 1))") + ")";
+                }
+                // Division overflow: MIN_VALUE / -1 is MIN_VALUE, MIN_VALUE % -1 is 0.
+                String x = expr(type, e);
+                String minusOne = "((" + expr(type, e) + " >> " + sign + ") | 1" + zero + ")";
+                return pick("((" + min + " + (" + x + " & 1" + zero + ")) / " + minusOne + ")", "(" + x + " / (-1" + zero + "))",
+                        "(" + x + " % (-1" + zero + "))", "(" + min + " % " + minusOne + ")", "Math.abs(" + min + " + (" + x + " & 1" + zero + "))",
+                        "(-(" + x + " | " + min + "))", "(" + x + " * " + min + ")", "((" + x + " | " + min + ") / " + minusOne + ")");
+            }
+            case 4 -> {
+                if (!integral) {
+                    return "((" + type.java + ") (" + expr(T.LONG, e) + " " + pick("<<", ">>", ">>>") + " " + expr(T.INT, e) + "))";
+                }
+                String x = expr(type, e);
+                String count = pick("(" + expr(T.INT, e) + " & 127)", "(" + expr(T.INT, e) + " | 32)", "(" + expr(T.INT, e) + " | 64)", expr(T.LONG, e),
+                        pick("40L", "(-1)", "200", "0x7fffffff", "Integer.MIN_VALUE", "65", "33", "(-33)"));
+                return "(" + x + " " + pick("<<", ">>", ">>>") + " " + count + ")";
+            }
+            case 5 -> {
+                // Float to integer casts of NaN, infinities and values out of range; narrowing through int.
+                String f = expr(r.nextBoolean() ? T.FLOAT : T.DOUBLE, e);
+                String big = pick("(" + f + " * 1e30f)", "(" + f + " / 0f)", "(" + f + " * 0f)", f, "(" + f + " * Float.POSITIVE_INFINITY)",
+                        "(" + f + " / 0d)");
+                return switch (type) {
+                    case INT -> "((" + pick("int", "int", "char", "short", "byte") + ") " + big + ")";
+                    case LONG -> "((long) " + big + ")";
+                    case FLOAT -> "((float) " + pick("((double) " + expr(T.DOUBLE, e) + " * 1e300)", "(" + expr(T.LONG, e) + ")",
+                            "((long) " + big + ")", "((int) " + big + ")") + ")";
+                    default -> "((double) (float) " + expr(T.DOUBLE, e) + ")";
+                };
+            }
+            case 6 -> {
+                if (!inKernel) {
+                    return mixedTernary(type, e);
+                }
+                String prefix = switch (type) {
+                    case INT -> "i";
+                    case LONG -> "l";
+                    case FLOAT -> "f";
+                    default -> "d";
+                };
+                // Negative strides: the mirror thread's element, the thread's own reversed output, every other element down.
+                int k = r.nextInt(1, 4);
+                return switch (r.nextInt(4)) {
+                    case 0 -> prefix + "a[n - 1 - " + pick("gid", "t.threadIdxX()") + "]";
+                    case 1 -> type == T.INT || type == T.DOUBLE ? reversed(type, r.nextInt(SLOTS)) : prefix + "a[n - 1 - gid]";
+                    case 2 -> "(n - 1 - " + k + " * gid >= 0 ? " + prefix + "a[n - 1 - " + k + " * gid] : " + literal(type) + ")";
+                    default -> "(gid - " + k + " >= 0 ? " + prefix + "a[gid - " + k + "] : " + literal(type) + ")";
+                };
+            }
+            case 7 -> {
+                if (pure > 0) {
+                    return mixedTernary(type, e);
+                }
+                // Increments and compound assignments as expressions: of a local, or of one of the thread's own outputs.
+                List<Var> vars = new ArrayList<>();
+                for (List<Var> scope : scopes) {
+                    for (Var v : scope) {
+                        if (v.assignable && v.type == type) {
+                            vars.add(v);
+                        }
+                    }
+                }
+                String target = !vars.isEmpty() && (r.nextBoolean() || !inKernel) ? vars.get(r.nextInt(vars.size())).name
+                        : inKernel ? output(type, r.nextInt(4)) : null;
+                if (target == null) {
+                    return mixedTernary(type, e);
+                }
+                return switch (r.nextInt(4)) {
+                    case 0 -> "(" + target + pick("++", "--") + ")";
+                    case 1 -> "(" + pick("++", "--") + target + ")";
+                    default -> "(" + target + " " + pick("+=", "-=", "*=") + " " + expr(type, Math.min(e, 1)) + ")";
+                };
+            }
+            case 8 -> {
+                return switch (type) {
+                    case INT -> pick("Integer.bitCount(", "Integer.numberOfLeadingZeros(", "Integer.numberOfTrailingZeros(", "Long.bitCount(",
+                            "Long.numberOfLeadingZeros(", "Long.numberOfTrailingZeros(") + pick(expr(T.INT, e), "(" + expr(T.INT, e) + " >>> 31)", "0",
+                            "(" + expr(T.INT, e) + " & 0)", "(-1)") + ")";
+                    case LONG -> "((long) " + pick("Long.bitCount(", "Long.numberOfLeadingZeros(") + expr(T.LONG, e) + ") << " + r.nextInt(0, 70) + ")";
+                    case FLOAT -> "((float) Integer.bitCount(" + expr(T.INT, e) + "))";
+                    default -> "((double) Long.numberOfTrailingZeros(" + expr(T.LONG, e) + "))";
+                };
+            }
+            case 9 -> {
+                // Narrow types in arithmetic: a char is unsigned, byte and short are signed.
+                return switch (type) {
+                    case INT -> pick("((char) (" + expr(T.INT, e) + " + 65536))", "((short) " + expr(T.LONG, e) + ")",
+                            "((byte) (char) " + expr(T.INT, e) + ")", "('a' + (char) " + expr(T.INT, e) + ")", "((char) " + expr(T.FLOAT, e) + ")",
+                            "((short) (byte) " + expr(T.DOUBLE, e) + ")");
+                    case LONG -> pick("((long) (char) " + expr(T.INT, e) + ")", "((long) (short) " + expr(T.LONG, e) + ")");
+                    case FLOAT -> "((float) (short) " + expr(T.INT, e) + ")";
+                    default -> "((double) (byte) " + expr(T.LONG, e) + ")";
+                };
+            }
+            default -> {
+                return mixedTernary(type, e);
+            }
+        }
+    }
+
+    /**
+     * A conditional whose arms have different types, promoted to {@code type} as Java's conditional rules say (an int and
+     * a long arm give a long, a long and a float a float), nested once in a while; for int, arms of narrow types.
+     */
+    private String mixedTernary(T type, int e) {
+        String a = ternaryArm(type, e);
+        String b = ternaryArm(type, e);
+        return "(" + condition(Math.max(0, e - 1)) + " ? " + a + " : " + b + ")";
+    }
+
+    private String ternaryArm(T type, int e) {
+        if (e > 0 && r.nextInt(4) == 0) {
+            return mixedTernary(type, e - 1);
+        }
+        if (type == T.INT) {
+            return r.nextBoolean() ? expr(T.INT, e) : "((" + pick("byte", "short", "char") + ") " + expr(T.INT, e) + ")";
+        }
+        T narrower = T.NUMERIC[r.nextInt(type.ordinal() + 1)];
+        return expr(narrower, e);
     }
 
     // ---- faults (Options.faults) -------------------------------------------------------------------
@@ -1503,7 +2047,12 @@ public final class KernelGenerator {
             line("    " + array + "[" + at + "] = " + expr(type, maxDepth) + ";");
             line("}");
         } else {
-            line(array + "[tid] = " + expr(type, maxDepth) + ";");
+            if (options.more && r.nextInt(3) == 0) {
+                // A read-modify-write of the thread's own slot: what earlier exchanges left there, read by no one now.
+                line(array + "[tid]" + pick("++;", "--;", " += " + expr(type, maxDepth) + ";", " *= " + expr(type, maxDepth - 1) + ";"));
+            } else {
+                line(array + "[tid] = " + expr(type, maxDepth) + ";");
+            }
         }
         line(options.extras && r.nextInt(4) == 0 ? "barrier(t);" : "t.syncThreads();");
         String read = options.extras && type == T.INT && r.nextInt(3) == 0 ? "read(shI, " + slot() + ")" : array + "[" + slot() + "]";
@@ -1700,6 +2249,9 @@ public final class KernelGenerator {
         if (options.extras && r.nextInt(100) < 12) {
             return extraExpr(type, d);
         }
+        if (options.more && r.nextInt(100) < 12) {
+            return moreExpr(type, d);
+        }
         int roll = r.nextInt(100);
         if (roll < 40) {
             return binary(type, d);
@@ -1795,7 +2347,9 @@ public final class KernelGenerator {
      */
     private String copySign(T type, int d) {
         String magnitude = expr(type, d);
+        pure++;
         String sign = expr(type, d);
+        pure--;
         return "Math.copySign(" + magnitude + ", (" + sign + " != " + sign + " ? " + (type == T.FLOAT ? "1f" : "1d") + " : " + sign + "))";
     }
 
@@ -1958,8 +2512,14 @@ public final class KernelGenerator {
     // ---- plumbing ------------------------------------------------------------------------------
 
     private T numeric() {
+        if (options.wideTypes) {
+            return WIDE[r.nextInt(WIDE.length)];
+        }
         return T.NUMERIC[r.nextInt(4)];
     }
+
+    /** {@link Options#wideTypes}: long and double three times as likely as int and float. */
+    private static final T[] WIDE = {T.INT, T.LONG, T.LONG, T.LONG, T.FLOAT, T.DOUBLE, T.DOUBLE, T.DOUBLE};
 
     @SafeVarargs
     private <E> E pick(E... choices) {

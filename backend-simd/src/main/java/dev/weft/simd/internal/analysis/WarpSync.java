@@ -6,9 +6,12 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +25,13 @@ import java.util.Set;
  * divergent branch (ending at its immediate post-dominator), at most one side may contain warp operations, and
  * if one does, no warp operation may follow the join. Kernels that break the rule are declined: their reference
  * run either reports the divergence or depends on the threads' interleaving.
+ *
+ * <p>The join is where the sides meet on the paths that can still reach a warp operation or a barrier: lanes on the
+ * other paths meet none again, as if they had returned. So {@code if (a && b) return;} (whose sides meet at the
+ * statement after it only once the returning path is set aside) or a return nested in a divergent branch does not
+ * hide the join from a warp operation after it (they had been declined: found by the fuzzer's session-15
+ * constructs). The generated code runs each block once per pass over the blocks, after all of its forward
+ * predecessors, with the lanes of both sides that reached it.
  */
 public final class WarpSync {
 
@@ -50,12 +60,13 @@ public final class WarpSync {
                 }
             }
         }
+        Map<Block, Block> liveJoins = liveJoins(g, withOps);
         List<String> reasons = new ArrayList<>();
         for (Block d : g.blocks) {
             if (!u.isDivergent(d)) {
                 continue;
             }
-            Block join = cfg.ipdom.get(d);
+            Block join = liveJoins.containsKey(d) ? liveJoins.get(d) : cfg.ipdom.get(d);
             int sidesWithOps = 0;
             for (Block s : new HashSet<>(d.succs)) {
                 if (reaches(s, join, withOps)) {
@@ -71,6 +82,168 @@ public final class WarpSync {
             }
         }
         return reasons;
+    }
+
+    /**
+     * For each block that can reach a warp operation or a barrier, its immediate post-dominator in the graph of those
+     * blocks alone (null where the paths meet only at the exit); blocks that reach neither, and those that reach no
+     * end of that graph, are absent.
+     */
+    private static Map<Block, Block> liveJoins(Graph g, Set<Block> withOps) {
+        Set<Block> targets = new HashSet<>(withOps);
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                if (n.op == Op.BARRIER) {
+                    targets.add(b);
+                }
+            }
+        }
+        // The blocks that can reach a target: backwards from the targets.
+        Set<Block> live = new HashSet<>(targets);
+        Deque<Block> work = new ArrayDeque<>(targets);
+        while (!work.isEmpty()) {
+            for (Block p : work.pop().preds) {
+                if (live.add(p)) {
+                    work.push(p);
+                }
+            }
+        }
+        List<Block> blocks = new ArrayList<>();
+        for (Block b : g.blocks) {
+            if (live.contains(b)) {
+                blocks.add(b);
+            }
+        }
+        // Post-dominator sets over the live blocks, iterated to the fixpoint (kernels have at most some hundreds of blocks).
+        Map<Block, Integer> index = new HashMap<>();
+        for (int i = 0; i < blocks.size(); i++) {
+            index.put(blocks.get(i), i);
+        }
+        List<BitSet> pdom = new ArrayList<>();
+        Deque<Block> sinks = new ArrayDeque<>();
+        for (Block b : blocks) {
+            BitSet all = new BitSet();
+            boolean sink = true;
+            for (Block s : b.succs) {
+                sink &= !live.contains(s);
+            }
+            if (sink) {
+                all.set(index.get(b));
+                sinks.push(b);
+            } else {
+                all.set(0, blocks.size());
+            }
+            pdom.add(all);
+        }
+        // Post-dominators are defined for the blocks that reach a sink. A loop whose only exits lead to neither warp
+        // operations nor barriers reaches none: its blocks with such an exit end paths too (as in the whole graph; which
+        // only makes joins later, so more is declined, never less). Blocks that still reach no end keep the join of the
+        // whole graph.
+        Set<Block> defined = reachingBack(sinks, live);
+        Set<Block> exits = new HashSet<>();
+        for (Block b : blocks) {
+            if (!defined.contains(b) && onCycle(b, live)) {
+                for (Block s : b.succs) {
+                    if (!live.contains(s)) {
+                        exits.add(b);
+                        pdom.get(index.get(b)).clear();
+                        pdom.get(index.get(b)).set(index.get(b));
+                    }
+                }
+            }
+        }
+        if (!exits.isEmpty()) {
+            Set<Block> ends = new HashSet<>(defined);
+            ends.addAll(exits);
+            defined = reachingBack(ends, live);
+        }
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int i = blocks.size() - 1; i >= 0; i--) {
+                Block b = blocks.get(i);
+                if (exits.contains(b)) {
+                    continue;
+                }
+                BitSet meet = null;
+                for (Block s : b.succs) {
+                    Integer j = index.get(s);
+                    if (j != null) {
+                        if (meet == null) {
+                            meet = (BitSet) pdom.get(j).clone();
+                        } else {
+                            meet.and(pdom.get(j));
+                        }
+                    }
+                }
+                if (meet == null) {
+                    continue;
+                }
+                meet.set(i);
+                if (!meet.equals(pdom.get(i))) {
+                    pdom.set(i, meet);
+                    changed = true;
+                }
+            }
+        }
+        Map<Block, Block> joins = new HashMap<>();
+        for (int i = 0; i < blocks.size(); i++) {
+            if (!defined.contains(blocks.get(i))) {
+                continue;
+            }
+            BitSet strict = (BitSet) pdom.get(i).clone();
+            strict.clear(i);
+            Block join = null;
+            // The nearest strict post-dominator: the one all the others post-dominate.
+            for (int j = strict.nextSetBit(0); j >= 0; j = strict.nextSetBit(j + 1)) {
+                BitSet own = (BitSet) pdom.get(j).clone();
+                own.clear(j);
+                BitSet rest = (BitSet) strict.clone();
+                rest.clear(j);
+                if (own.equals(rest)) {
+                    join = blocks.get(j);
+                    break;
+                }
+            }
+            joins.put(blocks.get(i), join);
+        }
+        return joins;
+    }
+
+    /** Whether {@code b} lies on a cycle of blocks of {@code within} (a loop's block, not a branch to a return). */
+    private static boolean onCycle(Block b, Set<Block> within) {
+        Set<Block> seen = new HashSet<>();
+        Deque<Block> work = new ArrayDeque<>();
+        for (Block s : b.succs) {
+            if (within.contains(s) && seen.add(s)) {
+                work.push(s);
+            }
+        }
+        while (!work.isEmpty()) {
+            Block x = work.pop();
+            if (x == b) {
+                return true;
+            }
+            for (Block s : x.succs) {
+                if (within.contains(s) && seen.add(s)) {
+                    work.push(s);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code from} and the blocks of {@code within} that reach one of them. */
+    private static Set<Block> reachingBack(java.util.Collection<Block> from, Set<Block> within) {
+        Set<Block> seen = new HashSet<>(from);
+        Deque<Block> work = new ArrayDeque<>(from);
+        while (!work.isEmpty()) {
+            for (Block p : work.pop().preds) {
+                if (within.contains(p) && seen.add(p)) {
+                    work.push(p);
+                }
+            }
+        }
+        return seen;
     }
 
     /** Whether a block of {@code targets} is reachable from {@code from} without passing {@code stop}. */

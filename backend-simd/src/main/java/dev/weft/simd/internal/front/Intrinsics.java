@@ -19,8 +19,9 @@ import java.util.Map;
  * <p>Implementation notes. The ulp figures are what a varying call may differ from the scalar method the
  * reference executor runs: both are within the bound {@link Math} documents of the exact result (1 ulp for
  * exp, log, sin, ...), so they are within twice that of each other. Functions that can throw
- * ({@code floorDiv}, {@code *Exact}, {@code clamp}) or are not pure ({@code random}) are not here: a kernel
- * calling them is declined rather than risk a changed meaning.
+ * ({@code *Exact}, {@code clamp}) or are not pure ({@code random}) are not here: a kernel
+ * calling them is declined rather than risk a changed meaning. {@code floorDiv} and {@code floorMod}, which throw
+ * only where a division does, are inlined from {@link FloorOps} instead.
  */
 public final class Intrinsics {
 

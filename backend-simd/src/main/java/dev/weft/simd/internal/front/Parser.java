@@ -1259,6 +1259,10 @@ public final class Parser {
                 push(emit(Op.CALL, fn.result(), fn, args));
                 return;
             }
+            if (FloorOps.covers(owner, name, desc)) {
+                inline(FloorOps.OWNER, name, desc);
+                return;
+            }
             if (owner.startsWith("java/") || owner.startsWith("javax/") || owner.startsWith("jdk/") || owner.startsWith("sun/")
                     || isWeftApi(owner)) {
                 unsupported("call to " + owner.replace('/', '.') + "." + name + desc + ": not a function the SIMD backend knows");
@@ -1278,7 +1282,7 @@ public final class Parser {
                 pushResult(rdesc);
                 return;
             }
-            ClassModel cm = classes.load(owner);
+            ClassModel cm = owner.equals(FloorOps.OWNER) ? FloorOps.model() : classes.load(owner);
             MethodModel mm = null;
             if (cm != null) {
                 for (MethodModel m : cm.methods()) {

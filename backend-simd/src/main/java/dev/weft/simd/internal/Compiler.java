@@ -614,7 +614,12 @@ final class Compiler {
             try {
                 java.nio.file.Path p = java.nio.file.Path.of(dir, cd.displayName() + ".class");
                 java.nio.file.Files.createDirectories(p.getParent());
-                java.nio.file.Files.write(p, bytes);
+                // Written whole, then moved into place: the background compile of the methods per resume point
+                // dumps the class again under the same name, and a reader (javap, a test) must never see half of it.
+                java.nio.file.Path tmp = java.nio.file.Files.createTempFile(p.getParent(), ".weft-dump-", ".part");
+                java.nio.file.Files.write(tmp, bytes);
+                java.nio.file.Files.move(tmp, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             } catch (java.io.IOException e) {
                 System.err.println("weft: cannot dump " + cd.displayName() + ": " + e);
             }

@@ -175,9 +175,8 @@ final class Compiler {
         }
 
         /** Writes the listing now (before another owner of the graph changes its nodes' shapes). */
-        LazyListing now() {
+        void now() {
             get();
-            return this;
         }
 
         /** Whether the listing has been written (tests: a compile alone must not write it). */

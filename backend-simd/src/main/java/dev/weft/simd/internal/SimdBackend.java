@@ -196,8 +196,6 @@ public final class SimdBackend implements KernelBackend {
 
     /** One kernel class compiled: the shared code and this class's binder. */
     private static final class SimdKernel implements CompiledKernel, Compiler.Upgradable {
-        /** Made on the first {@link #report()}: its listing is written then (a launch never needs it). */
-        private volatile CompileReport report;
         private final Compiler.Code code;
         /** The binder of the kernel's class; replaced once by the second tier's (see {@link Compiler.Resumed}). */
         private volatile Binder binder;
@@ -243,12 +241,8 @@ public final class SimdBackend implements KernelBackend {
 
         @Override
         public CompileReport report() {
-            CompileReport r = report;
-            if (r == null) {
-                r = new CompileReport("simd", true, List.of(), code.listing().get());
-                report = r;
-            }
-            return r;
+            // The listing is written on the first call (a launch never needs it), then kept by the code.
+            return new CompileReport("simd", true, List.of(), code.listing().get());
         }
 
         @Override

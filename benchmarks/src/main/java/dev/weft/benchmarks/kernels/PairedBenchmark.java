@@ -105,12 +105,22 @@ public class PairedBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        int colon = kernel.indexOf(':');
-        String name = colon < 0 ? kernel : kernel.substring(0, colon);
-        vectorApi = KernelStates.create(name, colon < 0 ? "vectorApi" : kernel.substring(colon + 1));
+        vectorApi = KernelStates.create(kernelOf(kernel), otherVariantOf(kernel));
         vectorApi.setUp();
-        weft = KernelStates.create(name, "weft");
+        weft = KernelStates.create(kernelOf(kernel), "weft");
         weft.setUp();
+    }
+
+    /** The kernel a {@link #kernel} value names: {@code sgemm} of {@code sgemm:vectorApiTiled}. */
+    public static String kernelOf(String param) {
+        int colon = param.indexOf(':');
+        return colon < 0 ? param : param.substring(0, colon);
+    }
+
+    /** The variant weft runs against for a {@link #kernel} value: {@code vectorApi} unless it names one. */
+    public static String otherVariantOf(String param) {
+        int colon = param.indexOf(':');
+        return colon < 0 ? "vectorApi" : param.substring(colon + 1);
     }
 
     @TearDown(Level.Trial)

@@ -2,6 +2,7 @@ package dev.weft.benchmarks.report;
 
 import dev.weft.Kernel;
 import dev.weft.benchmarks.kernels.KernelStates;
+import dev.weft.benchmarks.kernels.PairedBenchmark;
 import dev.weft.benchmarks.kernels.KernelsForReport;
 import dev.weft.runtime.Device;
 import java.io.IOException;
@@ -231,9 +232,8 @@ public final class ResultsTable {
 
     private static Paired paired(Map<?, ?> result) {
         String param = result.get("params") instanceof Map<?, ?> p ? String.valueOf(p.get("kernel")) : "?";
-        int colon = param.indexOf(':');
-        String kernel = colon < 0 ? param : param.substring(0, colon);
-        String baseline = colon < 0 ? VECTOR_BASELINE : param.substring(colon + 1);
+        String kernel = PairedBenchmark.kernelOf(param);
+        String baseline = PairedBenchmark.otherVariantOf(param);
         Map<?, ?> secondary = (Map<?, ?>) result.get("secondaryMetrics");
         double[] weftElements = raw(secondary.get("weftElements"));
         double[] weftNanos = raw(secondary.get("weftNanos"));

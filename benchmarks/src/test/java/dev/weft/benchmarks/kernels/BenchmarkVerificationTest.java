@@ -55,7 +55,7 @@ class BenchmarkVerificationTest {
     void pairedBenchmark_coversEveryReportedKernel() throws NoSuchFieldException {
         Set<String> kernels = new java.util.HashSet<>();
         for (String k : PairedBenchmark.class.getField("kernel").getAnnotation(Param.class).value()) {
-            kernels.add(k.contains(":") ? k.substring(0, k.indexOf(':')) : k);
+            kernels.add(PairedBenchmark.kernelOf(k));
         }
         assertEquals(KernelsForReport.kernels().keySet(), kernels);
     }

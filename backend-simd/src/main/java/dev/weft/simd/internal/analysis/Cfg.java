@@ -5,6 +5,7 @@ import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Graph;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -260,20 +261,30 @@ public final class Cfg {
     }
 
     private void computePostDominators() {
-        // Reverse graph with a virtual exit after every returning block; blocks that cannot reach an exit
-        // (endless loops) get no post-dominator.
+        // Every returning block ends a path; blocks that cannot reach one (endless loops) get no post-dominator.
         List<Block> exits = new ArrayList<>();
         for (Block b : rpo) {
             if (b.succs.isEmpty()) {
                 exits.add(b);
             }
         }
-        Block virtualExit = new Block(-1);
-        Map<Block, List<Block>> rsuccs = new HashMap<>();
-        for (Block b : rpo) {
-            rsuccs.put(b, new ArrayList<>(b.preds));
+        Map<Block, Block> pdom = immediatePostDominators(new HashSet<>(rpo), exits);
+        for (Map.Entry<Block, Block> e : pdom.entrySet()) {
+            if (e.getValue() != null) {
+                ipdom.put(e.getKey(), e.getValue());
+            }
         }
-        rsuccs.put(virtualExit, exits);
+    }
+
+    /**
+     * Immediate post-dominators in the graph of {@code blocks} alone (edges leaving it ignored), where the paths end
+     * at {@code ends}: each block that reaches an end maps to its immediate post-dominator, or to null where its
+     * paths meet only after the ends; blocks that reach no end are absent. Cooper, Harvey and Kennedy's iteration
+     * on the reverse graph, with a virtual exit after every end.
+     */
+    public static Map<Block, Block> immediatePostDominators(Set<Block> blocks, Collection<Block> ends) {
+        Block virtualExit = new Block(-1);
+        Set<Block> endSet = identitySet(ends);
         // Post-order of the reverse graph from the virtual exit.
         List<Block> post = new ArrayList<>();
         Set<Block> seen = new HashSet<>();
@@ -284,11 +295,11 @@ public final class Cfg {
             Object[] top = stack.peek();
             Block b = (Block) top[0];
             int i = (int) top[1];
-            List<Block> ss = rsuccs.get(b);
+            List<Block> ss = b == virtualExit ? List.copyOf(ends) : b.preds;
             if (i < ss.size()) {
                 top[1] = i + 1;
                 Block s = ss.get(i);
-                if (seen.add(s)) {
+                if (blocks.contains(s) && seen.add(s)) {
                     stack.push(new Object[] {s, 0});
                 }
             } else {
@@ -311,10 +322,9 @@ public final class Cfg {
                 if (b == virtualExit) {
                     continue;
                 }
-                Block nd = null;
-                List<Block> rpreds = b.succs.isEmpty() ? List.of(virtualExit) : b.succs;
-                for (Block p : rpreds) {
-                    if (pdom.containsKey(p)) {
+                Block nd = endSet.contains(b) ? virtualExit : null;
+                for (Block p : b.succs) {
+                    if (blocks.contains(p) && pdom.containsKey(p)) {
                         nd = nd == null ? p : intersect(p, nd, pdom, index);
                     }
                 }
@@ -324,11 +334,19 @@ public final class Cfg {
                 }
             }
         }
+        Map<Block, Block> out = new IdentityHashMap<>();
         for (Map.Entry<Block, Block> e : pdom.entrySet()) {
-            if (e.getKey() != virtualExit && e.getValue() != virtualExit) {
-                ipdom.put(e.getKey(), e.getValue());
+            if (e.getKey() != virtualExit) {
+                out.put(e.getKey(), e.getValue() == virtualExit ? null : e.getValue());
             }
         }
+        return out;
+    }
+
+    private static Set<Block> identitySet(Collection<Block> blocks) {
+        Set<Block> s = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        s.addAll(blocks);
+        return s;
     }
 
     /** Whether {@code a} post-dominates {@code b}: every path from {@code b} to a return passes {@code a}. */

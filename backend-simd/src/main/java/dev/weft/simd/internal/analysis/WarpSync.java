@@ -6,9 +6,7 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -108,105 +106,42 @@ public final class WarpSync {
                 }
             }
         }
-        List<Block> blocks = new ArrayList<>();
-        for (Block b : g.blocks) {
-            if (live.contains(b)) {
-                blocks.add(b);
-            }
-        }
-        // Post-dominator sets over the live blocks, iterated to the fixpoint (kernels have at most some hundreds of blocks).
-        Map<Block, Integer> index = new HashMap<>();
-        for (int i = 0; i < blocks.size(); i++) {
-            index.put(blocks.get(i), i);
-        }
-        List<BitSet> pdom = new ArrayList<>();
-        Deque<Block> sinks = new ArrayDeque<>();
-        for (Block b : blocks) {
-            BitSet all = new BitSet();
-            boolean sink = true;
-            for (Block s : b.succs) {
-                sink &= !live.contains(s);
-            }
-            if (sink) {
-                all.set(index.get(b));
-                sinks.push(b);
-            } else {
-                all.set(0, blocks.size());
-            }
-            pdom.add(all);
-        }
-        // Post-dominators are defined for the blocks that reach a sink. A loop whose only exits lead to neither warp
-        // operations nor barriers reaches none: its blocks with such an exit end paths too (as in the whole graph; which
-        // only makes joins later, so more is declined, never less). Blocks that still reach no end keep the join of the
+        // Paths end at the live blocks with no live successor. A loop whose only exits lead to neither warp operations
+        // nor barriers reaches none: its blocks with such an exit end paths too (as in the whole graph; which only
+        // makes joins later, so more is declined, never less). Blocks that still reach no end keep the join of the
         // whole graph.
+        List<Block> sinks = new ArrayList<>();
+        for (Block b : g.blocks) {
+            if (live.contains(b) && !hasSuccessorIn(b, live)) {
+                sinks.add(b);
+            }
+        }
         Set<Block> defined = reachingBack(sinks, live);
-        Set<Block> exits = new HashSet<>();
-        for (Block b : blocks) {
-            if (!defined.contains(b) && onCycle(b, live)) {
-                for (Block s : b.succs) {
-                    if (!live.contains(s)) {
-                        exits.add(b);
-                        pdom.get(index.get(b)).clear();
-                        pdom.get(index.get(b)).set(index.get(b));
-                    }
-                }
+        List<Block> ends = new ArrayList<>(sinks);
+        for (Block b : g.blocks) {
+            if (live.contains(b) && !defined.contains(b) && onCycle(b, live) && !allSuccessorsIn(b, live)) {
+                ends.add(b);
             }
         }
-        if (!exits.isEmpty()) {
-            Set<Block> ends = new HashSet<>(defined);
-            ends.addAll(exits);
-            defined = reachingBack(ends, live);
-        }
-        for (boolean changed = true; changed; ) {
-            changed = false;
-            for (int i = blocks.size() - 1; i >= 0; i--) {
-                Block b = blocks.get(i);
-                if (exits.contains(b)) {
-                    continue;
-                }
-                BitSet meet = null;
-                for (Block s : b.succs) {
-                    Integer j = index.get(s);
-                    if (j != null) {
-                        if (meet == null) {
-                            meet = (BitSet) pdom.get(j).clone();
-                        } else {
-                            meet.and(pdom.get(j));
-                        }
-                    }
-                }
-                if (meet == null) {
-                    continue;
-                }
-                meet.set(i);
-                if (!meet.equals(pdom.get(i))) {
-                    pdom.set(i, meet);
-                    changed = true;
-                }
+        return Cfg.immediatePostDominators(live, ends);
+    }
+
+    private static boolean hasSuccessorIn(Block b, Set<Block> within) {
+        for (Block s : b.succs) {
+            if (within.contains(s)) {
+                return true;
             }
         }
-        Map<Block, Block> joins = new HashMap<>();
-        for (int i = 0; i < blocks.size(); i++) {
-            if (!defined.contains(blocks.get(i))) {
-                continue;
+        return false;
+    }
+
+    private static boolean allSuccessorsIn(Block b, Set<Block> within) {
+        for (Block s : b.succs) {
+            if (!within.contains(s)) {
+                return false;
             }
-            BitSet strict = (BitSet) pdom.get(i).clone();
-            strict.clear(i);
-            Block join = null;
-            // The nearest strict post-dominator: the one all the others post-dominate.
-            for (int j = strict.nextSetBit(0); j >= 0; j = strict.nextSetBit(j + 1)) {
-                BitSet own = (BitSet) pdom.get(j).clone();
-                own.clear(j);
-                BitSet rest = (BitSet) strict.clone();
-                rest.clear(j);
-                if (own.equals(rest)) {
-                    join = blocks.get(j);
-                    break;
-                }
-            }
-            joins.put(blocks.get(i), join);
         }
-        return joins;
+        return true;
     }
 
     /** Whether {@code b} lies on a cycle of blocks of {@code within} (a loop's block, not a branch to a return). */

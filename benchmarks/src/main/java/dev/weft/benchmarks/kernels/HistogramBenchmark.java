@@ -43,7 +43,12 @@ import org.openjdk.jmh.infra.Blackhole;
  * increments (as Weft's per-CTA shared ones, without atomics since one worker owns it), and the chunk
  * histograms are merged with vector adds. The counting is scalar because the SIMD way, a private histogram
  * per lane updated by gather and scatter, measured 10–15 times slower than scalar increments on this AVX2
- * machine: AVX2 has no scatter instruction and the Vector API falls back to a Java loop. {@code javaParallel}
+ * machine: AVX2 has no scatter instruction and the Vector API falls back to a Java loop. {@code vectorApiCta} is
+ * the Weft kernel's own algorithm written by hand, the comparison issue #5 asks for ("a hand-written Vector API
+ * version of the same algorithm"): the same 64 CTAs pulled by the workers as CTAs by SMs, each counting its
+ * grid-stride slice into its own histogram, a stride's 256 values (one per thread) before the next stride's,
+ * then the CTAs' histograms merged with vector adds (where the kernel's CTAs add theirs with global atomics).
+ * Its counting is scalar for the reason above. {@code javaParallel}
  * is a parallel stream collecting into per-split histograms. Counts are integers: every variant is checked
  * exactly against {@code javaSerial}.
  *
@@ -64,16 +69,17 @@ public class HistogramBenchmark {
     private static final int REFERENCE_N = 1 << 20;
     static final int BINS = 256;
     private static final int BLOCK = 256;
-    private static final int CTAS = 64;
+    static final int CTAS = 64;
     private static final int CHUNK = 1 << 16;
 
-    @Param({"weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial", "javaParallel"})
+    @Param({"weft", "weftReference", "vectorApi", "vectorApiCta", "vectorApiSerial", "javaSerial", "javaParallel"})
     public String impl;
 
     private int n;
     private int[] data;
     private int[] bins;
     private int[][] chunkBins;
+    private int[][] ctaBins;
     private Device device;
     private Kernel kernel;
 
@@ -86,6 +92,7 @@ public class HistogramBenchmark {
         data = new SplittableRandom(13).ints(n, 0, BINS).toArray();
         bins = new int[BINS];
         chunkBins = new int[(n + CHUNK - 1) / CHUNK][BINS];
+        ctaBins = new int[CTAS][BINS];
         if (device != null) {
             kernel = histogramKernel(n, data, bins);
             Devices.describe("histogram", impl, device, kernel);
@@ -144,6 +151,10 @@ public class HistogramBenchmark {
                 Parallel.forEachChunk(chunks, this::countChunk);
                 vectorMerge(chunkBins, bins);
             }
+            case "vectorApiCta" -> {
+                Parallel.forEachChunk(CTAS, cta -> countCta(data, n, cta, ctaBins[cta]));
+                vectorMerge(ctaBins, bins);
+            }
             case "vectorApiSerial" -> {
                 for (int c = 0; c < chunks; c++) {
                     countChunk(c);
@@ -167,6 +178,19 @@ public class HistogramBenchmark {
         int[] h = chunkBins[c];
         Arrays.fill(h, 0);
         javaCount(data, c * CHUNK, Math.min(n, (c + 1) * CHUNK), h);
+    }
+
+    /**
+     * The kernel's counting written by hand for CTA {@code cta}: thread {@code t} counts {@code data[cta * BLOCK + t]}
+     * and every {@code BLOCK * CTAS}-th value after it, every thread a value of a stride before any the next.
+     */
+    static void countCta(int[] data, int n, int cta, int[] local) {
+        Arrays.fill(local, 0);
+        for (int i0 = cta * BLOCK; i0 < n; i0 += BLOCK * CTAS) {
+            for (int i = i0, end = Math.min(n, i0 + BLOCK); i < end; i++) {
+                local[data[i]]++;
+            }
+        }
     }
 
     static void javaCount(int[] data, int from, int to, int[] bins) {

@@ -59,11 +59,13 @@ public class PairedBenchmark {
      * The kernel, by {@link KernelsForReport}'s name, against its benchmark's {@code vectorApi} variant; {@code
      * kernel:variant} pairs it with another variant of that benchmark instead: {@code sgemm:vectorApiTiled}, the
      * tiled sgemm against the same tiled algorithm written by hand (as well as against the register-blocked
-     * code); {@code nbody:weftReference}, weft against the reference executor in the same seconds (issue #4's
+     * code), and {@code reduction}, {@code histogram} and {@code scan} against theirs ({@code vectorApiCta});
+     * {@code nbody:weftReference}, weft against the reference executor in the same seconds (issue #4's
      * goals of 5× the reference, whose separate forks read 4.2× to 6.4× for the n-body step over four sessions).
      */
-    @Param({"saxpy", "reduction", "mandelbrot", "mandelbrot:weftReference", "sgemm", "sgemm:vectorApiTiled", "sgemmRegisterBlocked",
-            "histogram", "blackScholes", "blackScholes:weftReference", "nbody", "nbody:weftReference", "transpose", "scan", "stencil"})
+    @Param({"saxpy", "reduction", "reduction:vectorApiCta", "mandelbrot", "mandelbrot:weftReference", "sgemm",
+            "sgemm:vectorApiTiled", "sgemmRegisterBlocked", "histogram", "histogram:vectorApiCta", "blackScholes",
+            "blackScholes:weftReference", "nbody", "nbody:weftReference", "transpose", "scan", "scan:vectorApiCta", "stencil"})
     public String kernel;
 
     private KernelStates.State weft;

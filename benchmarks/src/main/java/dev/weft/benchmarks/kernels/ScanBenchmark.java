@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
@@ -46,7 +47,14 @@ import org.openjdk.jmh.infra.Blackhole;
  * within a vector, log2(lanes) steps of "add the vector shifted up by d lanes" (the shuffle steps of a
  * warp), then the running total of the chunk broadcast and added; each chunk of 2^16 elements is scanned
  * by one worker, the chunk totals scanned on the caller, and a second parallel pass adds each chunk's
- * offset. {@code vectorApiSerial} needs no second pass: one running total over the whole array.
+ * offset. {@code vectorApiCta} is the Weft kernels' own algorithm written by hand, the comparison issue #5 asks
+ * for ("a hand-written Vector API version of the same algorithm"): each CTA's 256 elements scanned as above
+ * (a vector for a warp, the running total for the warp totals' scan) and the CTA's total kept; the totals
+ * scanned the same way, level by level up to one CTA; then each level's elements get the scanned total of
+ * the CTAs before their own, from the top level down, as the propagation kernels do. Runs of 64 CTAs are
+ * pulled by the workers (a CTA of 256 elements is too little work to fetch alone, where Weft's SMs take
+ * CTAs from the distributor in their own runs). {@code vectorApiSerial} needs no second pass: one running
+ * total over the whole array.
  * {@code javaSerial} is the running-sum loop; {@code javaParallel} copies the input and calls
  * {@link Arrays#parallelPrefix(int[], java.util.function.IntBinaryOperator)}. Integer sums (wrapping on
  * overflow) are exact in any order: every variant is checked exactly against {@code javaSerial}.
@@ -75,7 +83,7 @@ public class ScanBenchmark {
     private static final int BLOCK = 256;
     private static final int CHUNK = 1 << 16;
 
-    @Param({"weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial", "javaParallel"})
+    @Param({"weft", "weftReference", "vectorApi", "vectorApiCta", "vectorApiSerial", "javaSerial", "javaParallel"})
     public String impl;
 
     private int n;
@@ -88,6 +96,9 @@ public class ScanBenchmark {
     /** Per level but the top, bottom up: the kernel adding the scanned totals of the level above. */
     private final List<Kernel> propagations = new ArrayList<>();
     private final List<Integer> levelSizes = new ArrayList<>();
+    /** {@code vectorApiCta}'s arrays per level, bottom up: the level's CTA totals, and the same scanned. */
+    private final List<int[]> ctaTotals = new ArrayList<>();
+    private final List<int[]> scannedCtaTotals = new ArrayList<>();
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -102,6 +113,10 @@ public class ScanBenchmark {
         }
         out = new int[n];
         chunkTotals = new int[(n + CHUNK - 1) / CHUNK];
+        for (int size = n; size > 1; size = (size + BLOCK - 1) / BLOCK) {
+            ctaTotals.add(new int[(size + BLOCK - 1) / BLOCK]);
+            scannedCtaTotals.add(new int[(size + BLOCK - 1) / BLOCK]);
+        }
         if (device != null) {
             buildLevels();
             Devices.describe("scan", impl, device, scans.get(0));
@@ -229,6 +244,7 @@ public class ScanBenchmark {
                 // chunk c + 1 starts where chunk c ends
                 Parallel.forEachChunk(chunks - 1, c -> vectorAdd(out, chunkTotals[c], (c + 1) * CHUNK, Math.min(n, (c + 2) * CHUNK)));
             }
+            case "vectorApiCta" -> vectorCtaScan(in, out, n, 0);
             case "vectorApiSerial" -> vectorScan(in, out, 0, n, 0);
             case "javaSerial" -> javaScan(in, out, 0, n, 0);
             case "javaParallel" -> {
@@ -247,6 +263,36 @@ public class ScanBenchmark {
             out[i] = sum;
         }
         return sum;
+    }
+
+    /** CTAs pulled together by a worker in {@code vectorApiCta}. */
+    private static final int CTAS_PER_RUN = 64;
+
+    /**
+     * The kernels' algorithm written by hand over level {@code level}: {@code dst} gets the inclusive scan of
+     * {@code src[0, size)}, each CTA's elements scanned on their own, then the CTA totals (recursively), then
+     * each CTA's offset added.
+     */
+    private void vectorCtaScan(int[] src, int[] dst, int size, int level) {
+        int ctas = (size + BLOCK - 1) / BLOCK;
+        if (ctas == 1) {
+            vectorScan(src, dst, 0, size, 0);
+            return;
+        }
+        int[] totals = ctaTotals.get(level);
+        int[] scanned = scannedCtaTotals.get(level);
+        forEachCtaRun(ctas, cta -> totals[cta] = vectorScan(src, dst, cta * BLOCK, Math.min(size, (cta + 1) * BLOCK), 0));
+        vectorCtaScan(totals, scanned, ctas, level + 1);
+        // CTA c + 1 adds the scanned totals of CTAs 0 to c
+        forEachCtaRun(ctas - 1, c -> vectorAdd(dst, scanned[c], (c + 1) * BLOCK, Math.min(size, (c + 2) * BLOCK)));
+    }
+
+    private static void forEachCtaRun(int ctas, IntConsumer cta) {
+        Parallel.forEachChunk((ctas + CTAS_PER_RUN - 1) / CTAS_PER_RUN, run -> {
+            for (int c = run * CTAS_PER_RUN, end = Math.min(ctas, c + CTAS_PER_RUN); c < end; c++) {
+                cta.accept(c);
+            }
+        });
     }
 
     /** As {@link #javaScan}, a vector at a time: shift-and-add steps within the vector, then the running total added. */

@@ -186,7 +186,8 @@ public final class ResultsTable {
         md.append("- Variants: `weft` = default (AUTO) device, `weftReference` = REFERENCE device, `vectorApi` = "
                 + "hand-written Vector API on one thread per processor (dynamic chunks, caller included, as Weft's SMs), "
                 + "`vectorApiSerial` = the same on one thread, `vectorApiTiled` (sgemm) = the weft kernel's tiled algorithm "
-                + "by hand, `javaSerial` = plain loop, `javaParallel` = plain loop "
+                + "by hand, `vectorApiCta` (reduction, histogram, scan) = the weft kernel's algorithm by hand, CTA by CTA, "
+                + "`javaSerial` = plain loop, `javaParallel` = plain loop "
                 + "on `IntStream.parallel()`. Ratios are per element: `×` > 1 is faster than the baseline. `±` is JMH's "
                 + "99.9% confidence half-width (wide with few iterations on a shared machine).\n\n");
 

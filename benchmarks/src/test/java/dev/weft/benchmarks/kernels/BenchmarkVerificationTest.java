@@ -74,4 +74,38 @@ class BenchmarkVerificationTest {
         assertDoesNotThrow(state::setUp);
         state.tearDown();
     }
+
+    /**
+     * The benchmarks' sizes are whole strides of whole CTAs; these sizes end a stride, and a vector, within a
+     * CTA, so the same-algorithm variants' tails run too. Values are small integers, exact in any order.
+     */
+    @Test
+    void ctaVariants_sizesEndingWithinACta_matchPlainJava() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+        for (int n : new int[] {1, 17, 255, 1000, 4099, 70_001}) {
+            float[] a = new float[n];
+            int[] bins = new int[n];
+            for (int i = 0; i < n; i++) {
+                a[i] = r.nextInt(4);
+                bins[i] = r.nextInt(HistogramBenchmark.BINS);
+            }
+            int ctas = Math.min(7, (n + 255) / 256);
+            float[] partials = new float[ctas];
+            float[] sums = new float[256];
+            for (int cta = 0; cta < ctas; cta++) {
+                partials[cta] = ReductionBenchmark.vectorCtaSum(a, n, cta, ctas, sums);
+            }
+            assertEquals(ReductionBenchmark.javaSum(a, 0, n), ReductionBenchmark.vectorCtaSum(partials, ctas, 0, 1, sums), "n = " + n);
+
+            int[] expected = new int[HistogramBenchmark.BINS];
+            HistogramBenchmark.javaCount(bins, 0, n, expected);
+            int[][] ctaBins = new int[HistogramBenchmark.CTAS][HistogramBenchmark.BINS];
+            int[] merged = new int[HistogramBenchmark.BINS];
+            for (int cta = 0; cta < HistogramBenchmark.CTAS; cta++) {
+                HistogramBenchmark.countCta(bins, n, cta, ctaBins[cta]);
+            }
+            HistogramBenchmark.vectorMerge(ctaBins, merged);
+            assertTrue(java.util.Arrays.equals(expected, merged), "n = " + n);
+        }
+    }
 }

@@ -29,7 +29,8 @@ public final class Tour {
             Sample11_SfuAccuracy::main,
             Sample12_SimtVersusSimd::main,
             Sample13_AccessPatterns::main,
-            Sample14_RegisterBlocking::main);
+            Sample14_RegisterBlocking::main,
+            Sample15_ReadOrder::main);
 
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("all")) {

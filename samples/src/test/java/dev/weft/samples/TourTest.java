@@ -17,6 +17,6 @@ class TourTest {
 
     @Test
     void tour_lessonsAreNumberedInOrder() {
-        assertEquals(14, Tour.LESSONS.size());
+        assertEquals(15, Tour.LESSONS.size());
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.samples;
 
+import dev.weft.runtime.CompileReport;
 import java.util.Arrays;
 
 /** Small helpers the lessons share: timing, checking, printing. Not part of any lesson's idea. */
@@ -17,6 +18,11 @@ final class Lessons {
             best = Math.min(best, System.nanoTime() - t0);
         }
         return best / 1e6;
+    }
+
+    /** "compiled", or the executor that ran the kernel instead: for a lesson's timing lines. */
+    static String executor(CompileReport report) {
+        return report.compiled() ? "compiled" : report.executor() + " executor";
     }
 
     /** Throws unless {@code ok}: a lesson that computes a wrong answer must fail loudly. */

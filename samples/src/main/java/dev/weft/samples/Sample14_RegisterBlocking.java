@@ -143,17 +143,13 @@ public final class Sample14_RegisterBlocking {
             System.out.printf("  %-26s %-22s %-26s %s%n", "", "GPU: shared reads", "Weft: add chains per", "Weft: time");
             System.out.printf("  %-26s %-22s %-26s%n", "", "per multiply-add", "register in the k-loop");
             System.out.printf("  %-26s %-22s %-26s %8.3f ms  %5.1f GFLOP/s  (%s)%n", "one element per thread", "2", "1", msOne,
-                    gflop / msOne * 1e3, executor(reportOne));
+                    gflop / msOne * 1e3, Lessons.executor(reportOne));
             System.out.printf("  %-26s %-22s %-26s %8.3f ms  %5.1f GFLOP/s  (%s)%n", "four elements per thread", "1.25", "4", msFour,
-                    gflop / msFour * 1e3, executor(reportFour));
+                    gflop / msFour * 1e3, Lessons.executor(reportFour));
             System.out.printf("  four elements per thread: %.1fx the one-element kernel's speed%n", msOne / msFour);
             Lessons.check(reportOne.compiled() && reportFour.compiled(), "both kernels compiled by the SIMD backend");
         }
         System.out.println("  ok: both equal the triple loop to the last bit; a GPU hides an add's latency with other");
         System.out.println("      warps, a CPU core only with independent work in the same code: more results per thread");
-    }
-
-    private static String executor(CompileReport report) {
-        return report.compiled() ? "compiled" : report.executor() + " executor";
     }
 }

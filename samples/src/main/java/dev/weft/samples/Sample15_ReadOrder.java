@@ -123,9 +123,9 @@ public final class Sample15_ReadOrder {
                     + THREADS * Float.BYTES / 1024 + " KiB per loop step");
             System.out.printf("  %-16s %-46s %s%n", "", "what a CTA reads", "time");
             System.out.printf("  %-16s %-46s %8.3f ms  %5.1f GB/s  (%s)%n", "grid-stride",
-                    "1 KiB of every " + gridKiB + " KiB, over the whole array", msStrided, gb(n, msStrided), executor(reportStrided));
+                    "1 KiB of every " + gridKiB + " KiB, over the whole array", msStrided, gb(n, msStrided), Lessons.executor(reportStrided));
             System.out.printf("  %-16s %-46s %8.3f ms  %5.1f GB/s  (%s)%n", "slice per CTA",
-                    "its own " + sliceKiB + " KiB, end to end", msSliced, gb(n, msSliced), executor(reportSliced));
+                    "its own " + sliceKiB + " KiB, end to end", msSliced, gb(n, msSliced), Lessons.executor(reportSliced));
             System.out.printf("  slice per CTA: %.2fx the grid-stride loop's speed%n", msStrided / msSliced);
             Lessons.check(reportStrided.compiled() && reportSliced.compiled(), "both kernels compiled by the SIMD backend");
         }
@@ -143,9 +143,5 @@ public final class Sample15_ReadOrder {
 
     private static double gb(int n, double ms) {
         return (double) n * Float.BYTES / (ms * 1e6);
-    }
-
-    private static String executor(CompileReport report) {
-        return report.compiled() ? "compiled" : report.executor() + " executor";
     }
 }

@@ -42,8 +42,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * privatises as CPU code does: each chunk of 2^16 values counts into its own histogram with plain
  * increments (as Weft's per-CTA shared ones, without atomics since one worker owns it), and the chunk
  * histograms are merged with vector adds. The counting is scalar because the SIMD way, a private histogram
- * per lane updated by gather and scatter, measured 10–15 times slower than scalar increments on this AVX2
- * machine: AVX2 has no scatter instruction and the Vector API falls back to a Java loop. {@code vectorApiCta} is
+ * per lane updated by gather and scatter, measured 10–15 times slower than scalar increments on the AVX2
+ * machine of the early sessions (AVX2 has no scatter instruction, and the Vector API falls back to a Java
+ * loop); Weft's compiled kernel counts a lane at a time too. {@code vectorApiCta} is
  * the Weft kernel's own algorithm written by hand, the comparison issue #5 asks for ("a hand-written Vector API
  * version of the same algorithm"): the same 64 CTAs pulled by the workers as CTAs by SMs, each counting its
  * grid-stride slice into its own histogram, a stride's 256 values (one per thread) before the next stride's,

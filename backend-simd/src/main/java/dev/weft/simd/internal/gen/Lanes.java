@@ -9,6 +9,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -46,6 +47,28 @@ public final class Lanes {
 
         private Wide() {
         }
+    }
+
+    /**
+     * The species of 8- and 16-bit lanes with as many lanes as {@link #IS}: a byte, boolean, short or char array's
+     * elements load into them and widen to the int lanes kernels compute in (and narrow back to be stored). Apart,
+     * as {@link Wide}, so that kernels without narrow arrays never initialise the byte and short vector classes.
+     * Null where no vector of that size exists ({@link #hasNarrowLanes}).
+     */
+    public static final class Narrow {
+        public static final VectorSpecies<Byte> BS = hasNarrowLanes(Byte.SIZE) ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L32 * Byte.SIZE)) : null;
+        public static final VectorSpecies<Short> SS = hasNarrowLanes(Short.SIZE) ? VectorSpecies.of(short.class, VectorShape.forBitSize(L32 * Short.SIZE)) : null;
+
+        private Narrow() {
+        }
+    }
+
+    /**
+     * Whether a vector of {@link #L32} lanes of {@code bits} bits exists: the Vector API's smallest is 64 bits, so
+     * bytes need 8-lane registers (256-bit int vectors) or wider, shorts 4-lane ones.
+     */
+    public static boolean hasNarrowLanes(int bits) {
+        return L32 * bits >= 64 && L32 * bits <= 512;
     }
 
     // ---- masks ------------------------------------------------------------------------------
@@ -344,6 +367,38 @@ public final class Lanes {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
             a[idx[j]] = vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a byte array: each value's low 8 bits. */
+    public static void scatter(byte[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (byte) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a short array: each value's low 16 bits. */
+    public static void scatter(short[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (short) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a char array: each value's low 16 bits. */
+    public static void scatter(char[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (char) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a boolean array: each value's low bit, as {@code bastore}. */
+    public static void scatter(boolean[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (vals[valsOffset + j] & 1) != 0;
         }
     }
 

@@ -319,7 +319,7 @@ public final class Listing {
             case BARRIER -> "syncThreads()  ==== barrier " + ((Barrier) n.aux).id() + " ====";
             default -> n.op.toString();
         };
-        String note = note(n, b, u);
+        String note = note(n, b, u) + narrowNote(n);
         String site = n.site.line() >= 0 ? "  (line " + n.site.line() + ")" : "";
         return lhs + rhs + (note.isEmpty() ? "" : "    // " + note) + site;
     }
@@ -375,6 +375,20 @@ public final class Listing {
     private boolean contiguousPerRegister(Node idx, Block use, Uniformity u) {
         return perRegister.get(idx) == Shape.AFFINE && !u.crossesDivergentLoop(idx, use)
                 && (idx.op == Op.SREG || registerAnalysis.resultStride(idx) == 1);
+    }
+
+    /** For a load or store of a byte, short, char or boolean array: how its elements become int values and back. */
+    private static String narrowNote(Node n) {
+        if ((n.op != Op.LOAD && n.op != Op.STORE) || !n.in(0).kind.isNarrowArray()) {
+            return "";
+        }
+        boolean load = n.op == Op.LOAD;
+        return "; " + switch (n.in(0).kind) {
+            case BYTE_ARRAY -> load ? "bytes sign-extended to int" : "low 8 bits stored";
+            case SHORT_ARRAY -> load ? "shorts sign-extended to int" : "low 16 bits stored";
+            case CHAR_ARRAY -> load ? "chars zero-extended to int" : "low 16 bits stored";
+            default -> load ? "booleans as 0 or 1" : "low bit stored";
+        };
     }
 
     private String note(Node n, Block b, Uniformity u) {

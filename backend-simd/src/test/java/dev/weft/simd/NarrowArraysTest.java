@@ -1,5 +1,6 @@
 package dev.weft.simd;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -607,5 +608,18 @@ class NarrowArraysTest {
         char[] s = ("The quick brown fox jumps over the lazy dog; \u00e9t\u00e9 \uffff\u8000 " + "x".repeat(200)).toCharArray();
         d.check(Dim3.of((s.length + 63) / 64), Dim3.of(64), NarrowArraysTest::text, s, new boolean[s.length], new char[s.length]);
         d.check(Dim3.of(3), Dim3.of(100), NarrowArraysTest::text, s, new boolean[s.length], new char[s.length]);
+    }
+
+    @Test
+    void profiledLaunch_ofNarrowKernel_compiledCountedAndEqual() {
+        // The profiling variant is generated code of its own (counters around the same loads and stores).
+        Object[] simd = {bytes(21), new byte[N], new boolean[N]};
+        Object[] ref = Differential.copy(simd);
+        dev.weft.runtime.LaunchProfile p = d.simd.profile(Dim3.of(4), Dim3.of(50), guarded(simd));
+        assertEquals("simd", p.executor(), p::toString);
+        assertTrue(p.counted(), p::toString);
+        d.reference.launch(Dim3.of(4), Dim3.of(50), guarded(ref));
+        assertArrayEquals((byte[]) ref[1], (byte[]) simd[1]);
+        assertArrayEquals((boolean[]) ref[2], (boolean[]) simd[2]);
     }
 }

@@ -300,7 +300,13 @@ public final class Listing {
             case SREG -> ((SReg) n.aux).text();
             case ADD, SUB, MUL, DIV, REM, SHL, SHR, USHR, AND, OR, XOR -> name(n.in(0), b, u) + " " + symbol(n.op) + " " + name(n.in(1), b, u);
             case NEG -> "-" + name(n.in(0), b, u);
-            case CONV -> "(" + ((Conv) n.aux).to.text() + ") " + name(n.in(0), b, u);
+            case CONV -> "(" + switch ((Conv) n.aux) {
+                // narrowing to byte, char or short keeps an int value: say which, as the source does
+                case I2B -> "byte";
+                case I2C -> "char";
+                case I2S -> "short";
+                default -> ((Conv) n.aux).to.text();
+            } + ") " + name(n.in(0), b, u);
             case CMP -> "compare(" + name(n.in(0), b, u) + ", " + name(n.in(1), b, u) + ")";
             case TEST -> name(n.in(0), b, u) + " " + ((Cond) n.aux).pred().symbol + " " + name(n.in(1), b, u)
                     + (((Cond) n.aux).unordered() ? " (or NaN)" : "");

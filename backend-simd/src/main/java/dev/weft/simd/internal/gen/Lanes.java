@@ -56,8 +56,10 @@ public final class Lanes {
      * Null where no vector of that size exists ({@link #hasNarrowLanes}).
      */
     public static final class Narrow {
-        public static final VectorSpecies<Byte> BS = hasNarrowLanes(Byte.SIZE) ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L32 * Byte.SIZE)) : null;
-        public static final VectorSpecies<Short> SS = hasNarrowLanes(Short.SIZE) ? VectorSpecies.of(short.class, VectorShape.forBitSize(L32 * Short.SIZE)) : null;
+        public static final VectorSpecies<Byte> BS = hasNarrowLanes(Byte.SIZE)
+                ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L32 * Byte.SIZE)) : null;
+        public static final VectorSpecies<Short> SS = hasNarrowLanes(Short.SIZE)
+                ? VectorSpecies.of(short.class, VectorShape.forBitSize(L32 * Short.SIZE)) : null;
 
         private Narrow() {
         }

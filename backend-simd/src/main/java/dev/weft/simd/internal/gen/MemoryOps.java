@@ -19,6 +19,17 @@ import java.util.EnumMap;
  * Loads and stores of global and shared arrays: contiguous vector accesses at affine indexes, strided gathers from
  * constant maps, gathers and scatters for the rest, and shared allocations. Every access is range-checked against
  * the current mask: the first active thread out of bounds faults, an inactive lane never does.
+ *
+ * <p>Arrays of byte, short, char and boolean (global only: the API has no narrow shared arrays) hold int values in
+ * the kernel, as the JVM's operand stack does, so only their accesses differ: a vector access goes through a byte or
+ * short vector with as many lanes as an int register ({@link Lanes.Narrow}: 16 lanes are a 128-bit byte or 256-bit
+ * short vector with 512-bit registers), widened with {@code convertShape} after a load ({@code B2I}, {@code S2I},
+ * {@code ZERO_EXTEND_S2I} for char, and {@code fromBooleanArray}'s 0 or 1) and narrowed before a store ({@code I2B},
+ * {@code I2S}; {@code intoBooleanArray} keeps the low bit, as {@code bastore} does into a boolean array). The range
+ * checks, faults and masks are the int paths' own, the masks cast to the narrow species (the same lane count).
+ * Scatters go lane by lane in lane order ({@link Lanes#scatter(byte[], int[], int[], int, long)}): no machine
+ * scatters bytes or shorts, and the loop keeps the last lane's store where lanes collide. Uniform accesses are
+ * {@code baload}, {@code saload}, {@code caload} and their stores.
  */
 final class MemoryOps {
     /** The method this code is part of. */

@@ -31,6 +31,11 @@ public final class Lanes {
     public static final int L64 = IS.vectorBitSize() / Long.SIZE;
     /** Whether the Vector API's scatter is a machine instruction here (AVX-512); else stores go lane by lane. */
     static final boolean NATIVE_SCATTER = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeScatter");
+    /**
+     * Whether a masked store of byte and short lanes is a machine instruction here (AVX-512's byte and word masks);
+     * else a narrow array's masked stores go lane by lane ({@code storeLanes}).
+     */
+    static final boolean NATIVE_NARROW_MASKED_STORE = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeNarrowMaskedStore");
 
     private Lanes() {
     }
@@ -401,6 +406,42 @@ public final class Lanes {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
             a[idx[j]] = (vals[valsOffset + j] & 1) != 0;
+        }
+    }
+
+    /**
+     * Stores {@code vals[valsOffset + j]}'s low 8 bits into {@code a[base + j]} for each lane j set in {@code active}: a
+     * masked contiguous store where the machine has none for bytes. The lanes' indices are inside the array (the
+     * caller's range check and faults).
+     */
+    public static void storeLanes(byte[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (byte) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #storeLanes(byte[], int, int[], int, long)}, the low 16 bits. */
+    public static void storeLanes(short[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (short) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #storeLanes(byte[], int, int[], int, long)}, the low 16 bits. */
+    public static void storeLanes(char[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (char) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #storeLanes(byte[], int, int[], int, long)}, the low bit. */
+    public static void storeLanes(boolean[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (vals[valsOffset + j] & 1) != 0;
         }
     }
 

@@ -51,6 +51,10 @@ public final class Differential implements AutoCloseable {
                 case long[] a -> a.clone();
                 case float[] a -> a.clone();
                 case double[] a -> a.clone();
+                case byte[] a -> a.clone();
+                case short[] a -> a.clone();
+                case char[] a -> a.clone();
+                case boolean[] a -> a.clone();
                 default -> data[i];
             };
         }
@@ -139,6 +143,10 @@ public final class Differential implements AutoCloseable {
                 }
                 case int[] a -> assertArrayEquals(a, (int[]) vec[i], () -> "int[] argument " + k + "\n" + report.listing());
                 case long[] a -> assertArrayEquals(a, (long[]) vec[i], () -> "long[] argument " + k + "\n" + report.listing());
+                case byte[] a -> assertArrayEquals(a, (byte[]) vec[i], () -> "byte[] argument " + k + "\n" + report.listing());
+                case short[] a -> assertArrayEquals(a, (short[]) vec[i], () -> "short[] argument " + k + "\n" + report.listing());
+                case char[] a -> assertArrayEquals(a, (char[]) vec[i], () -> "char[] argument " + k + "\n" + report.listing());
+                case boolean[] a -> assertArrayEquals(a, (boolean[]) vec[i], () -> "boolean[] argument " + k + "\n" + report.listing());
                 case float[] a -> {
                     float[] b = (float[]) vec[i];
                     for (int j = 0; j < a.length; j++) {

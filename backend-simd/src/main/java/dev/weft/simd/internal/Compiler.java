@@ -36,6 +36,7 @@ import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -336,6 +337,10 @@ final class Compiler {
         }
         if (LOOP_FISSION) {
             LoopFission.split(g);
+        }
+        List<String> noNarrowLanes = narrowWithoutVectors(g);
+        if (!noNarrowLanes.isEmpty()) {
+            throw new Decline(noNarrowLanes);
         }
         long tParse = System.nanoTime();
         if (WARM_UP_YIELDS) {
@@ -795,6 +800,29 @@ final class Compiler {
         return max;
     }
 
+    /**
+     * Loads and stores of byte, boolean, short or char arrays where no vector holds as many such lanes as an int
+     * register: the Vector API's smallest vector is 64 bits, so 4-lane (128-bit) registers have no byte vector
+     * to widen from ({@link Lanes#hasNarrowLanes}).
+     */
+    private static List<String> narrowWithoutVectors(Graph g) {
+        Set<String> why = new LinkedHashSet<>();
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                if ((n.op == Op.LOAD || n.op == Op.STORE) && n.in(0).kind.isNarrowArray()) {
+                    Kind a = n.in(0).kind;
+                    int bits = a == Kind.BYTE_ARRAY || a == Kind.BOOLEAN_ARRAY ? 8 : 16;
+                    if (!Lanes.hasNarrowLanes(bits)) {
+                        why.add(a.text() + " element " + (n.op == Op.LOAD ? "load" : "store") + " at " + n.site + ": no vector of "
+                                + Lanes.L32 + " " + bits + "-bit lanes with " + Lanes.IS.vectorBitSize()
+                                + "-bit registers (runs on the reference executor)");
+                    }
+                }
+            }
+        }
+        return List.copyOf(why);
+    }
+
     private static Class<?> javaType(Kind k) {
         return switch (k) {
             case INT, BOOL -> int.class;
@@ -805,6 +833,10 @@ final class Compiler {
             case LONG_ARRAY -> long[].class;
             case FLOAT_ARRAY -> float[].class;
             case DOUBLE_ARRAY -> double[].class;
+            case BYTE_ARRAY -> byte[].class;
+            case SHORT_ARRAY -> short[].class;
+            case CHAR_ARRAY -> char[].class;
+            case BOOLEAN_ARRAY -> boolean[].class;
             default -> throw new IllegalArgumentException(k.toString());
         };
     }

@@ -328,6 +328,63 @@ final class ClassicKernels {
                     return Instance.of(k).check("dst", dst);
                 }),
 
+                CorpusCase.of("rgbToGrayBytes", GROUP, Shapes.PLANE, (in, s) -> {
+                    // An image kernel over bytes: interleaved 8-bit RGB (unsigned, read with & 0xFF) to 8-bit luma,
+                    // three strided loads and a contiguous store per pixel; a second output darkens the bright pixels.
+                    int w = s.extentX();
+                    int h = s.extentY();
+                    byte[] rgb = new byte[3 * w * h];
+                    for (int i = 0; i < rgb.length; i++) {
+                        rgb[i] = (byte) in.nextInt(-128, 128);
+                    }
+                    byte[] gray = new byte[w * h];
+                    byte[] dark = new byte[w * h];
+                    Kernel k = t -> {
+                        int x = t.globalIdX();
+                        int y = t.globalIdY();
+                        if (x < w && y < h) {
+                            int p = y * w + x;
+                            int r = rgb[3 * p] & 0xFF;
+                            int g = rgb[3 * p + 1] & 0xFF;
+                            int b = rgb[3 * p + 2] & 0xFF;
+                            int luma = (77 * r + 150 * g + 29 * b) >> 8;
+                            gray[p] = (byte) luma;
+                            if (luma > 128) {
+                                dark[p] = (byte) (luma - 128);
+                            }
+                        }
+                    };
+                    return Instance.of(k).check("gray", gray).check("dark", dark);
+                }),
+
+                CorpusCase.of("dnaReverseComplement", GROUP, Shapes.LINE, (in, s) -> {
+                    // A genome kernel over chars: the reverse complement (a scatter in reverse order, a switch per
+                    // base) and a boolean mask of the G and C bases.
+                    int n = in.sizeFor(s.threads());
+                    char[] seq = new char[n];
+                    for (int i = 0; i < n; i++) {
+                        seq[i] = "ACGTNacgt".charAt(in.nextInt(0, 9));
+                    }
+                    char[] rc = new char[n];
+                    boolean[] gc = new boolean[n];
+                    Kernel k = t -> {
+                        int i = t.globalIdX();
+                        if (i < n) {
+                            char c = seq[i];
+                            char m = switch (c) {
+                                case 'A', 'a' -> 'T';
+                                case 'C', 'c' -> 'G';
+                                case 'G', 'g' -> 'C';
+                                case 'T', 't' -> 'A';
+                                default -> 'N';
+                            };
+                            rc[n - 1 - i] = m;
+                            gc[i] = m == 'G' || m == 'C';
+                        }
+                    };
+                    return Instance.of(k).check("rc", rc).check("gc", gc);
+                }),
+
                 CorpusCase.of("binningPerThread", GROUP, Shapes.LINE_SMALL, (in, s) -> {
                     // Each thread bins its own chunk of values into its own row of counters: a histogram
                     // without atomics, scattered stores to varying addresses.

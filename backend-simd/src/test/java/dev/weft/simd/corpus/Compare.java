@@ -45,6 +45,10 @@ public final class Compare {
             case long[] x -> x[i] == ((long[]) a)[i];
             case float[] x -> tol.matches(x[i], ((float[]) a)[i]);
             case double[] x -> tol.matches(x[i], ((double[]) a)[i]);
+            case byte[] x -> x[i] == ((byte[]) a)[i];
+            case short[] x -> x[i] == ((short[]) a)[i];
+            case char[] x -> x[i] == ((char[]) a)[i];
+            case boolean[] x -> x[i] == ((boolean[]) a)[i];
             default -> throw new IllegalArgumentException("unsupported output type " + e.getClass());
         };
     }
@@ -56,6 +60,10 @@ public final class Compare {
             case long[] x -> x[i] + "L (0x" + Long.toHexString(x[i]) + ")";
             case float[] x -> x[i] + "f (0x" + Integer.toHexString(Float.floatToRawIntBits(x[i])) + ")";
             case double[] x -> x[i] + "d (0x" + Long.toHexString(Double.doubleToRawLongBits(x[i])) + ")";
+            case byte[] x -> x[i] + " (0x" + Integer.toHexString(x[i] & 0xFF) + ")";
+            case short[] x -> x[i] + " (0x" + Integer.toHexString(x[i] & 0xFFFF) + ")";
+            case char[] x -> "0x" + Integer.toHexString(x[i]);
+            case boolean[] x -> String.valueOf(x[i]);
             default -> String.valueOf(array);
         };
     }

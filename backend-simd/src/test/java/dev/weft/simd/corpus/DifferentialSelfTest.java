@@ -103,6 +103,10 @@ class DifferentialSelfTest {
             case long[] x -> x[i] ^= 1L << 40;
             case float[] x -> x[i] = Float.isNaN(x[i]) ? 0f : Float.isInfinite(x[i]) ? Float.NaN : x[i] + Math.abs(x[i]) + 1f;
             case double[] x -> x[i] = Double.isNaN(x[i]) ? 0d : Double.isInfinite(x[i]) ? Double.NaN : x[i] + Math.abs(x[i]) + 1d;
+            case byte[] x -> x[i] ^= 1;
+            case short[] x -> x[i] ^= 1;
+            case char[] x -> x[i] ^= 1;
+            case boolean[] x -> x[i] = !x[i];
             default -> throw new IllegalArgumentException(a.getClass().toString());
         }
     }

@@ -7,8 +7,9 @@ import java.util.List;
  * Kernels outside the compiler's scope: the SIMD backend must decline each with a reason naming the construct,
  * and the AUTO device must still give the reference's results (it runs them on the reference executor).
  * Shared memory and barriers were here until issue 5; those cases ({@code sharedMemoryNoBarrier},
- * {@code barrierReverse}) are now in-scope cases of {@link SharedKernels}. What is left: arrays of a type the
- * backend does not vectorise (byte, short, char, boolean).
+ * {@code barrierReverse}) are now in-scope cases of {@link SharedKernels}, and arrays of byte, short, char and
+ * boolean cases of {@link ClassicKernels} ({@code rgbToGrayBytes}, {@code dnaReverseComplement}). What is left:
+ * captured values of other types, as an array of arrays.
  */
 final class OutOfScopeKernels {
 
@@ -19,19 +20,17 @@ final class OutOfScopeKernels {
 
     static List<CorpusCase> cases() {
         return List.of(
-                CorpusCase.outOfScope("byteArrayCaptured", GROUP, Shapes.LINE, List.of("captured value"), (in, s) -> {
-                    // Kernels over byte data are written over int[] for the compiler (as the histogram benchmark is).
+                CorpusCase.outOfScope("arrayOfRowsCaptured", GROUP, Shapes.LINE, List.of("captured value"), (in, s) -> {
+                    // A matrix as an array of rows: each row is an object of its own, not a flat parameter.
                     int n = in.sizeFor(s.threads());
-                    int[] source = in.ints(n, -128, 128);
-                    byte[] x = new byte[n];
-                    for (int i = 0; i < n; i++) {
-                        x[i] = (byte) source[i];
-                    }
+                    int[][] rows = new int[2][];
+                    rows[0] = in.ints(n, -1000, 1000);
+                    rows[1] = in.ints(n, -1000, 1000);
                     int[] out = new int[n];
                     Kernel k = t -> {
                         int i = t.globalIdX();
                         if (i < n) {
-                            out[i] = (x[i] & 0xFF) * 3 + 1;
+                            out[i] = rows[0][i] * 3 + rows[1][i];
                         }
                     };
                     return Instance.of(k).check("out", out);

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Arguments: the first seed, the number of kernels, the options (letters: {@code c} FuzzTest's, {@code x} its extras
  * without faults, {@code f} with faults as FuzzTest runs them, {@code b} barriers in every kernel, {@code w} warp
  * operations in every kernel that may have them, {@code s} small kernels, {@code t} tiny ones, {@code m} the session-15 constructs,
- * {@code l} long- and double-heavy types), and the warp size. A seed's options are {@link #options}.
+ * {@code l} long- and double-heavy types, {@code n} byte, short, char and boolean arrays), and the warp size. A seed's options are {@link #options}.
  */
 public final class FuzzCampaign {
 
@@ -79,6 +79,9 @@ public final class FuzzCampaign {
         }
         if (mode.contains("l")) {
             o = o.withWideTypes();
+        }
+        if (mode.contains("n")) {
+            o = o.withNarrowArrays();
         }
         return o;
     }

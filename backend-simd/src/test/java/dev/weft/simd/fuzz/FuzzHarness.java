@@ -91,28 +91,63 @@ public final class FuzzHarness {
         int[] ro = more ? in.ints(n * slots, -100, 100) : null;
         double[] rd = more ? new double[n * slots] : null;
         long[] go = more ? in.longsMixed(n) : null;
-        try {
-            Method factory;
-            if (more) {
-                factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
-                        double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
-                        float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
-                        double[].class, int[].class, double[].class, long[].class);
-                kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad, ro, rd, go);
-            } else {
-                factory = loaded.kernelClass().getMethod("kernel", int.class, int[].class, long[].class, float[].class,
-                        double[].class, int.class, long.class, float.class, double.class, int[].class, long[].class,
-                        float[].class, double[].class, float[].class, double[].class, int[].class, long[].class, float[].class,
-                        double[].class);
-                kernel = (Kernel) factory.invoke(null, n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad);
+        // Programs of Options.narrowArrays read byte, short, char and boolean inputs and write such outputs; made after
+        // all others.
+        boolean narrow = p.source().contains(KernelGenerator.NARROW_PARAMS);
+        int[] bits = narrow ? in.intsMixed(4 * n) : null;
+        int[] outBits = narrow ? in.ints(4 * n * slots, -300, 70_000) : null;
+        List<Class<?>> types = new ArrayList<>(List.of(int.class, int[].class, long[].class, float[].class, double[].class,
+                int.class, long.class, float.class, double.class, int[].class, long[].class, float[].class, double[].class,
+                float[].class, double[].class, int[].class, long[].class, float[].class, double[].class));
+        List<Object> args = new ArrayList<>(List.of(n, ia, la, fa, da, si, sl, sf, sd, io, lo, fo, dout, fm, dm, ai, al, af, ad));
+        if (more) {
+            types.addAll(List.of(int[].class, double[].class, long[].class));
+            args.addAll(List.of(ro, rd, go));
+        }
+        Object[] narrowArrays = null;
+        if (narrow) {
+            byte[] ba = new byte[n];
+            short[] sa = new short[n];
+            char[] ca = new char[n];
+            boolean[] za = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                ba[i] = (byte) bits[i];
+                sa[i] = (short) bits[n + i];
+                ca[i] = (char) bits[2 * n + i];
+                za[i] = (bits[3 * n + i] & 1) != 0;
             }
+            byte[] bo = new byte[n * slots];
+            short[] so = new short[n * slots];
+            char[] co = new char[n * slots];
+            boolean[] zo = new boolean[n * slots];
+            for (int i = 0; i < n * slots; i++) {
+                bo[i] = (byte) outBits[i];
+                so[i] = (short) outBits[n * slots + i];
+                co[i] = (char) outBits[2 * n * slots + i];
+                zo[i] = (outBits[3 * n * slots + i] & 1) != 0;
+            }
+            narrowArrays = new Object[] {ba, sa, ca, za, bo, so, co, zo};
+            types.addAll(List.of(byte[].class, short[].class, char[].class, boolean[].class, byte[].class, short[].class,
+                    char[].class, boolean[].class));
+            args.addAll(List.of(narrowArrays));
+        }
+        try {
+            Method factory = loaded.kernelClass().getMethod("kernel", types.toArray(Class<?>[]::new));
+            kernel = (Kernel) factory.invoke(null, args.toArray());
         } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("generated class without the expected factory: " + loaded.kernelClass(), e);
         }
         Instance instance = Instance.of(kernel).check("io", io).check("lo", lo).check("fo", fo).check("dout", dout)
                 .check("fm", fm, Tolerance.MATH_1ULP).check("dm", dm, Tolerance.MATH_1ULP)
                 .check("ai", ai).check("al", al).check("af", af).check("ad", ad);
-        return more ? instance.check("ro", ro).check("rd", rd).check("go", go) : instance;
+        if (more) {
+            instance = instance.check("ro", ro).check("rd", rd).check("go", go);
+        }
+        if (narrow) {
+            instance = instance.check("bo", narrowArrays[4]).check("so", narrowArrays[5]).check("co", narrowArrays[6])
+                    .check("zo", narrowArrays[7]);
+        }
+        return instance;
     }
 
     /**

@@ -109,6 +109,33 @@ class FuzzSelfTest {
     }
 
     @Test
+    void generator_narrowArrays_usesEveryConstruct() {
+        StringBuilder all = new StringBuilder();
+        for (long seed = 0; seed < 600; seed++) {
+            all.append(KernelGenerator.generate(FIRST_SEED + seed, FuzzTest.narrowOptionsFor(seed)).source());
+        }
+        String text = all.toString();
+        List<String> missing = new ArrayList<>();
+        for (String construct : List.of(KernelGenerator.NARROW_PARAMS, "ba[gid]", "sa[n - 1 - gid]", "ca[(", "za[gid]", "!za[",
+                "bo[gid * 8 + ", "so[(n - 1 - gid) * 8 + ", "co[gid * 8 + ", "zo[gid * 8 + ", "= (byte) (", "= (short) (",
+                "= (char) (", "] += ", "] >>= ", "]++;", "]--;", "] ^= (", "] &= (")) {
+            if (!text.contains(construct)) {
+                missing.add(construct);
+            }
+        }
+        assertEquals(List.of(), missing, "constructs no generated kernel uses");
+    }
+
+    @Test
+    void generator_withoutNarrowArrays_noNarrowArray() {
+        // The knob is off for every older seed: their programs must stay as they were.
+        for (long seed = 0; seed < 200; seed++) {
+            String source = KernelGenerator.generate(FIRST_SEED + seed, FuzzCampaign.options(seed, seed % 2 == 0 ? "xmt" : "fmlbt")).source();
+            assertTrue(!source.contains("byte[]") && !source.contains("boolean[]"), source);
+        }
+    }
+
+    @Test
     void fuzz_otherExecutorCorruptsOneOutput_everySeedDetected() {
         List<KernelGenerator.Program> programs = new ArrayList<>();
         for (long seed = 0; seed < 20; seed++) {

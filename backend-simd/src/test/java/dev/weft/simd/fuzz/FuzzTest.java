@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * outputs compared. Prints how many of them the AUTO device compiled and the reasons it gave for the rest.
  *
  * <p>A third runs the session-15 constructs ({@link KernelGenerator.Options#withMore}), as {@link FuzzCampaign} runs longer
- * campaigns from the command line.
+ * campaigns from the command line; a fourth kernels over byte, short, char and boolean arrays
+ * ({@link KernelGenerator.Options#withNarrowArrays}).
  *
  * <p>A second test runs kernels with the generator's extra constructs ({@link KernelGenerator.Options#withExtras}), half of
  * them with statements that may fault ({@link KernelGenerator.Options#withFaults}), whose launches must then fail
@@ -88,6 +89,17 @@ class FuzzTest {
         return FuzzCampaign.options(seed, Math.floorMod(seed, 3) == 2 ? "mt" : (seed & 16) == 0 ? "xmt" : "mlt");
     }
 
+    private static final long NARROW_BASE = 0x57EFAL << 20;
+
+    /**
+     * Byte, short, char and boolean arrays ({@link KernelGenerator.Options#withNarrowArrays}) in FuzzTest's mix of
+     * small and barrier kernels, with the session-15 constructs in every other group of sixteen seeds and faults in
+     * every third seed.
+     */
+    static KernelGenerator.Options narrowOptionsFor(long seed) {
+        return FuzzCampaign.options(seed, (Math.floorMod(seed, 3) == 1 ? "f" : "") + ((seed & 16) == 0 ? "tn" : "mtn"));
+    }
+
     /** The smallest kernel with shared memory and a barrier: whether the backend compiles barriers at all. */
     private static final dev.weft.Kernel BARRIER_PROBE = t -> {
         int[] s = t.sharedInts(t.blockDimX());
@@ -109,6 +121,11 @@ class FuzzTest {
     @Test
     void fuzz_sessionFifteenConstructs_matchReference() {
         fuzz(MORE_BASE, 60, FuzzTest::moreOptionsFor, "fuzz more");
+    }
+
+    @Test
+    void fuzz_narrowArrays_matchReference() {
+        fuzz(NARROW_BASE, 60, FuzzTest::narrowOptionsFor, "fuzz narrow");
     }
 
     private static void fuzz(long defaultBase, int defaultCount, java.util.function.LongFunction<KernelGenerator.Options> options, String label) {

@@ -88,6 +88,12 @@ public final class KernelGenerator {
     private static final int ATOMIC_SLICE = 16;
 
     /**
+     * The factory's narrow arrays ({@link Options#narrowArrays}): inputs of {@code n} elements, outputs of {@link #SLOTS}
+     * per thread (slots 0-3 its own row's, 4-7 written by the thread at the reversed index {@code n - 1 - gid}).
+     */
+    public static final String NARROW_PARAMS = "byte[] ba, short[] sa, char[] ca, boolean[] za, byte[] bo, short[] so, char[] co, boolean[] zo";
+
+    /**
      * What to generate.
      *
      * @param tolerantMath also store transcendental results
@@ -96,11 +102,11 @@ public final class KernelGenerator {
      * @param warpOps use warp votes and shuffles where every live thread of the warp reaches them
      */
     public record Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps, boolean extras,
-            boolean faults, boolean more, boolean wideTypes) {
+            boolean faults, boolean more, boolean wideTypes, boolean narrowArrays) {
 
         /** Without the session-15 constructs and type mix. */
         public Options(boolean tolerantMath, int statementBudget, boolean barriers, boolean warpOps, boolean extras, boolean faults) {
-            this(tolerantMath, statementBudget, barriers, warpOps, extras, faults, false, false);
+            this(tolerantMath, statementBudget, barriers, warpOps, extras, faults, false, false, false);
         }
 
         /** Without barriers or warp operations. */
@@ -120,12 +126,12 @@ public final class KernelGenerator {
 
         /** These options with shared memory and barriers. */
         public Options withBarriers() {
-            return new Options(tolerantMath, statementBudget, true, warpOps, extras, faults, more, wideTypes);
+            return new Options(tolerantMath, statementBudget, true, warpOps, extras, faults, more, wideTypes, narrowArrays);
         }
 
         /** These options with warp votes and shuffles. */
         public Options withWarpOps() {
-            return new Options(tolerantMath, statementBudget, barriers, true, extras, faults, more, wideTypes);
+            return new Options(tolerantMath, statementBudget, barriers, true, extras, faults, more, wideTypes, narrowArrays);
         }
 
         /**
@@ -134,7 +140,7 @@ public final class KernelGenerator {
          * own so that the seeds generated without it keep their programs.
          */
         public Options withExtras() {
-            return new Options(tolerantMath, statementBudget, barriers, warpOps, true, faults, more, wideTypes);
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, true, faults, more, wideTypes, narrowArrays);
         }
 
         /**
@@ -142,7 +148,7 @@ public final class KernelGenerator {
          * an index out of bounds, or a convergence error); both executors must then fail alike.
          */
         public Options withFaults() {
-            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, true, more, wideTypes);
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, true, more, wideTypes, narrowArrays);
         }
 
         /**
@@ -154,12 +160,22 @@ public final class KernelGenerator {
          * own so that older seeds keep their programs.
          */
         public Options withMore() {
-            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, true, wideTypes);
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, true, wideTypes, narrowArrays);
         }
 
         /** These options with long and double values three times as likely as int and float ones. */
         public Options withWideTypes() {
-            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, more, true);
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, more, true, narrowArrays);
+        }
+
+        /**
+         * These options with global arrays of byte, short, char and boolean: loads of the inputs {@code ba, sa, ca, za}
+         * (contiguous, reversed, gathered) in int and boolean expressions, and stores to the outputs {@code bo, so, co, zo}
+         * (explicit casts, compound assignments and increments with Java's implicit narrowing, a reversed row). A knob of
+         * its own so that older seeds keep their programs.
+         */
+        public Options withNarrowArrays() {
+            return new Options(tolerantMath, statementBudget, barriers, warpOps, extras, faults, more, wideTypes, true);
         }
 
         /** Exact operations only, about 25 statements. */
@@ -431,7 +447,8 @@ public final class KernelGenerator {
         }
         line("public static Kernel kernel(int n, int[] ia, long[] la, float[] fa, double[] da, int si, long sl, "
                 + "float sf, double sd, int[] io, long[] lo, float[] fo, double[] dout, float[] fm, double[] dm, "
-                + "int[] ai, long[] al, float[] af, double[] ad" + (options.more ? ", int[] ro, double[] rd, long[] go" : "") + ") {");
+                + "int[] ai, long[] al, float[] af, double[] ad" + (options.more ? ", int[] ro, double[] rd, long[] go" : "")
+                + (options.narrowArrays ? ", " + NARROW_PARAMS : "") + ") {");
         indent++;
         line("return t -> {");
         indent++;
@@ -591,6 +608,10 @@ public final class KernelGenerator {
         boolean canNest = depth < 3;
         if (options.faults && inKernel && faultsPlaced < 2 && r.nextInt(100) < 8) {
             faultStatement();
+            return;
+        }
+        if (options.narrowArrays && inKernel && r.nextInt(100) < 12) {
+            narrowStore();
             return;
         }
         if (options.extras && r.nextInt(100) < 14) {
@@ -2367,6 +2388,10 @@ public final class KernelGenerator {
     }
 
     private String condition(int depth) {
+        if (options.narrowArrays && inKernel && r.nextInt(100) < 10) {
+            String a = pick("za", "za", "zo");
+            return (r.nextBoolean() ? "!" : "") + a + narrowIndex(a.equals("zo"));
+        }
         if (options.extras && r.nextInt(100) < 10) {
             List<Var> flags = new ArrayList<>();
             for (List<Var> scope : scopes) {
@@ -2418,6 +2443,10 @@ public final class KernelGenerator {
         if (!inKernel || roll >= 80) {
             return literal(type);
         }
+        if (options.narrowArrays && type == T.INT && r.nextInt(100) < 30) {
+            String a = pick("ba", "sa", "ca", "ba", "sa", "ca", "bo", "so", "co");
+            return a + narrowIndex(a.endsWith("o"));
+        }
         String prefix = switch (type) {
             case INT -> "i";
             case LONG -> "l";
@@ -2438,6 +2467,38 @@ public final class KernelGenerator {
                     threeD ? "t.threadIdxZ()" : twoD ? "t.threadIdxY()" : "t.gridDimX()");
         } else {
             return literal(type);
+        }
+    }
+
+    /**
+     * An index into a narrow input (the thread's element, the reversed one, or a gather) or, for an output, one of the
+     * thread's own elements (slots 0-3, or 4-7 of the reversed row, which only this thread writes).
+     */
+    private String narrowIndex(boolean output) {
+        if (output) {
+            return r.nextBoolean() ? "[gid * " + SLOTS + " + " + r.nextInt(4) + "]" : "[(n - 1 - gid) * " + SLOTS + " + " + r.nextInt(4, 8) + "]";
+        }
+        return switch (r.nextInt(4)) {
+            case 0, 1 -> "[gid]";
+            case 2 -> "[n - 1 - gid]";
+            default -> "[(" + pick("ia[gid]", "gid * 7 + si", "si", "t.threadIdxX() * 3", "gid >> 1") + " & 0x7fffffff) % n]";
+        };
+    }
+
+    /**
+     * A store to a narrow output ({@link Options#narrowArrays}): a cast value, a compound assignment or increment (Java
+     * narrows implicitly), or a boolean.
+     */
+    private void narrowStore() {
+        String at = narrowIndex(true);
+        switch (r.nextInt(8)) {
+            case 0 -> line("bo" + at + " = (byte) (" + expr(T.INT, maxDepth) + ");");
+            case 1 -> line("so" + at + " = (short) (" + expr(T.INT, maxDepth) + ");");
+            case 2 -> line("co" + at + " = (char) (" + expr(T.INT, maxDepth) + ");");
+            case 3, 4 -> line(pick("bo", "so", "co") + at + " " + pick("+=", "^=", "*=", "-=", ">>=", "|=") + " " + expr(T.INT, maxDepth - 1) + ";");
+            case 5 -> line("zo" + at + " = " + condition(2) + ";");
+            case 6 -> line("zo" + at + " " + pick("^=", "|=", "&=") + " " + condition(2) + ";");
+            default -> line(pick("bo", "so", "co") + at + pick("++", "--") + ";");
         }
     }
 

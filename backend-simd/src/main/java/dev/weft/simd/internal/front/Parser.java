@@ -186,7 +186,7 @@ public final class Parser {
             String pname = i < capturedNames.size() ? capturedNames.get(i) : "p" + i;
             if (k == null) {
                 reasons.add("captured value '" + pname + "' of type " + p + " at " + site
-                        + ": only int, long, float, double (and boolean, byte, short, char) and arrays of int, long, float, double are compiled");
+                        + ": only int, long, float, double (and boolean, byte, short, char) and arrays of these are compiled");
                 args.add(undef(Kind.INT));
                 continue;
             }
@@ -429,9 +429,12 @@ public final class Parser {
                 switch (n.op) {
                     case LOAD, STORE, LENGTH, ATOMIC -> {
                         Node a = n.in(0);
-                        Kind want = n.op == Op.LOAD || n.op == Op.ATOMIC ? n.kind.arrayOf()
-                                : n.op == Op.STORE ? n.in(2).kind.arrayOf() : null;
-                        if (!a.kind.isArray() || (want != null && a.kind != want)) {
+                        // A narrow array's loads give ints and its stores take them (its element kind); atomics
+                        // exist only on arrays of the four.
+                        Kind want = n.op == Op.LOAD ? n.kind : n.op == Op.STORE ? n.in(2).kind
+                                : n.op == Op.ATOMIC ? n.kind : null;
+                        if (!a.kind.isArray() || (want != null && a.kind.element() != want)
+                                || (n.op == Op.ATOMIC && a.kind.isNarrowArray())) {
                             reasons.add("array access on a value of type " + a.kind.text() + " at " + n.site);
                         }
                     }
@@ -1496,6 +1499,10 @@ public final class Parser {
             case "[J" -> Kind.LONG_ARRAY;
             case "[F" -> Kind.FLOAT_ARRAY;
             case "[D" -> Kind.DOUBLE_ARRAY;
+            case "[B" -> Kind.BYTE_ARRAY;
+            case "[S" -> Kind.SHORT_ARRAY;
+            case "[C" -> Kind.CHAR_ARRAY;
+            case "[Z" -> Kind.BOOLEAN_ARRAY;
             default -> null;
         };
     }
@@ -1550,9 +1557,14 @@ public final class Parser {
         };
     }
 
+    /**
+     * The kind of the values an array instruction of {@code t} loads or stores: narrow elements are ints, as on
+     * the operand stack. ({@code baload} serves byte and boolean arrays alike: the array's own kind, from its
+     * parameter, says which.)
+     */
     private static Kind elementKind(TypeKind t) {
         return switch (t) {
-            case INT -> Kind.INT;
+            case INT, BYTE, SHORT, CHAR, BOOLEAN -> Kind.INT;
             case LONG -> Kind.LONG;
             case FLOAT -> Kind.FLOAT;
             case DOUBLE -> Kind.DOUBLE;

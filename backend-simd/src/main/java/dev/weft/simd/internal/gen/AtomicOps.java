@@ -310,7 +310,7 @@ final class AtomicOps {
             method.base(source.in(1), method.cur);
             cb.iload(lane);
             cb.iadd();
-            cb.iaload();
+            cb.arrayLoad(Vec.elementTypeKind(source.in(0).kind));
         } else {
             cb.aload(scratch.get(Kind.INT));
             cb.iload(lane);

@@ -9,6 +9,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -30,6 +31,11 @@ public final class Lanes {
     public static final int L64 = IS.vectorBitSize() / Long.SIZE;
     /** Whether the Vector API's scatter is a machine instruction here (AVX-512); else stores go lane by lane. */
     static final boolean NATIVE_SCATTER = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeScatter");
+    /**
+     * Whether a masked store of byte and short lanes is a machine instruction here (AVX-512's byte and word masks);
+     * else a narrow array's masked stores go lane by lane ({@code storeLanes}).
+     */
+    static final boolean NATIVE_NARROW_MASKED_STORE = IS.vectorBitSize() >= 512 || Boolean.getBoolean("weft.simd.nativeNarrowMaskedStore");
 
     private Lanes() {
     }
@@ -46,6 +52,30 @@ public final class Lanes {
 
         private Wide() {
         }
+    }
+
+    /**
+     * The species of 8- and 16-bit lanes with as many lanes as {@link #IS}: a byte, boolean, short or char array's
+     * elements load into them and widen to the int lanes kernels compute in (and narrow back to be stored). Apart,
+     * as {@link Wide}, so that kernels without narrow arrays never initialise the byte and short vector classes.
+     * Null where no vector of that size exists ({@link #hasNarrowLanes}).
+     */
+    public static final class Narrow {
+        public static final VectorSpecies<Byte> BS = hasNarrowLanes(Byte.SIZE)
+                ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L32 * Byte.SIZE)) : null;
+        public static final VectorSpecies<Short> SS = hasNarrowLanes(Short.SIZE)
+                ? VectorSpecies.of(short.class, VectorShape.forBitSize(L32 * Short.SIZE)) : null;
+
+        private Narrow() {
+        }
+    }
+
+    /**
+     * Whether a vector of {@link #L32} lanes of {@code bits} bits exists: the Vector API's smallest is 64 bits, so
+     * bytes need 8-lane registers (256-bit int vectors) or wider, shorts 4-lane ones.
+     */
+    public static boolean hasNarrowLanes(int bits) {
+        return L32 * bits >= 64 && L32 * bits <= 512;
     }
 
     // ---- masks ------------------------------------------------------------------------------
@@ -344,6 +374,74 @@ public final class Lanes {
         for (long bits = active; bits != 0; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
             a[idx[j]] = vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a byte array: each value's low 8 bits. */
+    public static void scatter(byte[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (byte) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a short array: each value's low 16 bits. */
+    public static void scatter(short[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (short) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a char array: each value's low 16 bits. */
+    public static void scatter(char[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (char) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #scatter(int[], int[], int[], int, long)} into a boolean array: each value's low bit, as {@code bastore}. */
+    public static void scatter(boolean[] a, int[] idx, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[idx[j]] = (vals[valsOffset + j] & 1) != 0;
+        }
+    }
+
+    /**
+     * Stores {@code vals[valsOffset + j]}'s low 8 bits into {@code a[base + j]} for each lane j set in {@code active}: a
+     * masked contiguous store where the machine has none for bytes. The lanes' indices are inside the array (the
+     * caller's range check and faults).
+     */
+    public static void storeLanes(byte[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (byte) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #storeLanes(byte[], int, int[], int, long)}, the low 16 bits. */
+    public static void storeLanes(short[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (short) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #storeLanes(byte[], int, int[], int, long)}, the low 16 bits. */
+    public static void storeLanes(char[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (char) vals[valsOffset + j];
+        }
+    }
+
+    /** As {@link #storeLanes(byte[], int, int[], int, long)}, the low bit. */
+    public static void storeLanes(boolean[] a, int base, int[] vals, int valsOffset, long active) {
+        for (long bits = active; bits != 0; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            a[base + j] = (vals[valsOffset + j] & 1) != 0;
         }
     }
 

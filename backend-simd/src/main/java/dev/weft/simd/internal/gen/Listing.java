@@ -300,7 +300,13 @@ public final class Listing {
             case SREG -> ((SReg) n.aux).text();
             case ADD, SUB, MUL, DIV, REM, SHL, SHR, USHR, AND, OR, XOR -> name(n.in(0), b, u) + " " + symbol(n.op) + " " + name(n.in(1), b, u);
             case NEG -> "-" + name(n.in(0), b, u);
-            case CONV -> "(" + ((Conv) n.aux).to.text() + ") " + name(n.in(0), b, u);
+            case CONV -> "(" + switch ((Conv) n.aux) {
+                // narrowing to byte, char or short keeps an int value: say which, as the source does
+                case I2B -> "byte";
+                case I2C -> "char";
+                case I2S -> "short";
+                default -> ((Conv) n.aux).to.text();
+            } + ") " + name(n.in(0), b, u);
             case CMP -> "compare(" + name(n.in(0), b, u) + ", " + name(n.in(1), b, u) + ")";
             case TEST -> name(n.in(0), b, u) + " " + ((Cond) n.aux).pred().symbol + " " + name(n.in(1), b, u)
                     + (((Cond) n.aux).unordered() ? " (or NaN)" : "");
@@ -319,7 +325,7 @@ public final class Listing {
             case BARRIER -> "syncThreads()  ==== barrier " + ((Barrier) n.aux).id() + " ====";
             default -> n.op.toString();
         };
-        String note = note(n, b, u);
+        String note = note(n, b, u) + narrowNote(n);
         String site = n.site.line() >= 0 ? "  (line " + n.site.line() + ")" : "";
         return lhs + rhs + (note.isEmpty() ? "" : "    // " + note) + site;
     }
@@ -375,6 +381,20 @@ public final class Listing {
     private boolean contiguousPerRegister(Node idx, Block use, Uniformity u) {
         return perRegister.get(idx) == Shape.AFFINE && !u.crossesDivergentLoop(idx, use)
                 && (idx.op == Op.SREG || registerAnalysis.resultStride(idx) == 1);
+    }
+
+    /** For a load or store of a byte, short, char or boolean array: how its elements become int values and back. */
+    private static String narrowNote(Node n) {
+        if ((n.op != Op.LOAD && n.op != Op.STORE) || !n.in(0).kind.isNarrowArray()) {
+            return "";
+        }
+        boolean load = n.op == Op.LOAD;
+        return "; " + switch (n.in(0).kind) {
+            case BYTE_ARRAY -> load ? "bytes sign-extended to int" : "low 8 bits stored";
+            case SHORT_ARRAY -> load ? "shorts sign-extended to int" : "low 16 bits stored";
+            case CHAR_ARRAY -> load ? "chars zero-extended to int" : "low 16 bits stored";
+            default -> load ? "booleans as 0 or 1" : "low bit stored";
+        };
     }
 
     private String note(Node n, Block b, Uniformity u) {

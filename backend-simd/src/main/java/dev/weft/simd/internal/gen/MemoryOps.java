@@ -19,6 +19,17 @@ import java.util.EnumMap;
  * Loads and stores of global and shared arrays: contiguous vector accesses at affine indexes, strided gathers from
  * constant maps, gathers and scatters for the rest, and shared allocations. Every access is range-checked against
  * the current mask: the first active thread out of bounds faults, an inactive lane never does.
+ *
+ * <p>Arrays of byte, short, char and boolean (global only: the API has no narrow shared arrays) hold int values in
+ * the kernel, as the JVM's operand stack does, so only their accesses differ: a vector access goes through a byte or
+ * short vector with as many lanes as an int register ({@link Lanes.Narrow}: 16 lanes are a 128-bit byte or 256-bit
+ * short vector with 512-bit registers), widened with {@code convertShape} after a load ({@code B2I}, {@code S2I},
+ * {@code ZERO_EXTEND_S2I} for char, and {@code fromBooleanArray}'s 0 or 1) and narrowed before a store ({@code I2B},
+ * {@code I2S}; {@code intoBooleanArray} keeps the low bit, as {@code bastore} does into a boolean array). The range
+ * checks, faults and masks are the int paths' own, the masks cast to the narrow species (the same lane count).
+ * Scatters go lane by lane in lane order ({@link Lanes#scatter(byte[], int[], int[], int, long)}): no machine
+ * scatters bytes or shorts, and the loop keeps the last lane's store where lanes collide. Uniform accesses are
+ * {@code baload}, {@code saload}, {@code caload} and their stores.
  */
 final class MemoryOps {
     /** The method this code is part of. */
@@ -107,7 +118,7 @@ final class MemoryOps {
     private void loadElement(Node x) {
         method.scalar(x.in(0));
         method.scalar(x.in(1));
-        cb.arrayLoad(Vec.typeKind(x.kind));
+        cb.arrayLoad(Vec.elementTypeKind(x.in(0).kind));
         method.storeScalar(x);
     }
 
@@ -223,19 +234,19 @@ final class MemoryOps {
             Label slow = cb.newLabel();
             Label next = cb.newLabel();
             registerRangeCheck(ra, q, ek, arr, slow);
-            Vec.loadSpecies(cb, ek);
+            species(arr, ek);
             method.scalar(arr);
             registerBase(ra, q, ek);
-            cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
+            fromArray(arr, ek, Access.PLAIN);
             method.storeVector(x, q);
             cb.goto_(next);
             cb.labelBinding(slow);
             registerFaults(ra, q, ek, arr);
-            Vec.loadSpecies(cb, ek);
+            species(arr, ek);
             method.scalar(arr);
             registerBase(ra, q, ek);
-            method.curMask(ek, q);
-            cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+            mask(arr, ek, q);
+            fromArray(arr, ek, Access.MASKED);
             method.storeVector(x, q);
             cb.labelBinding(next);
         }
@@ -255,18 +266,32 @@ final class MemoryOps {
             cb.invokevirtual(Vec.MASK, "allTrue", mt(CD_boolean));
             cb.ifeq(masked);
             method.vector(val, q, method.cur);
+            narrowed(arr);
             method.scalar(arr);
             registerBase(ra, q, ek);
-            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+            intoArray(arr, ek, Access.PLAIN);
             cb.goto_(next);
             cb.labelBinding(slow);
             registerFaults(ra, q, ek, arr);
             cb.labelBinding(masked);
-            method.vector(val, q, method.cur);
-            method.scalar(arr);
-            registerBase(ra, q, ek);
-            method.curMask(ek, q);
-            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+            if (narrowLaneByLane(arr)) {
+                // register q's values and lanes: its lane j at base + j
+                vectorToScratch(val, q, 0);
+                method.scalar(arr);
+                registerBase(ra, q, ek);
+                cb.aload(scratch.get(Kind.INT));
+                cb.loadConstant(2 * n);
+                method.curMask(ek, q);
+                cb.invokevirtual(Vec.MASK, "toLong", mt(CD_long));
+                cb.invokestatic(Vec.LANES, "storeLanes", mt(CD_void, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int, CD_long));
+            } else {
+                method.vector(val, q, method.cur);
+                narrowed(arr);
+                method.scalar(arr);
+                registerBase(ra, q, ek);
+                mask(arr, ek, q);
+                intoArray(arr, ek, Access.MASKED);
+            }
             cb.labelBinding(next);
         }
     }
@@ -288,21 +313,21 @@ final class MemoryOps {
             Label slow = cb.newLabel();
             fastRangeCheck(idx, arr, slow);
             for (int r = 0; r < method.regs(ek); r++) {
-                Vec.loadSpecies(cb, ek);
+                species(arr, ek);
                 method.scalar(arr);
                 registerOffset(idx, r, ek);
-                cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int));
+                fromArray(arr, ek, Access.PLAIN);
                 method.storeVector(x, r);
             }
             cb.goto_(done);
             cb.labelBinding(slow);
             contiguousFaults(idx, arr);
             for (int r = 0; r < method.regs(ek); r++) {
-                Vec.loadSpecies(cb, ek);
+                species(arr, ek);
                 method.scalar(arr);
                 registerOffset(idx, r, ek);
-                method.curMask(ek, r);
-                cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, Vec.MASK));
+                mask(arr, ek, r);
+                fromArray(arr, ek, Access.MASKED);
                 method.storeVector(x, r);
             }
             cb.goto_(done);
@@ -311,14 +336,14 @@ final class MemoryOps {
                 Label slow = cb.newLabel();
                 stridedRangeCheck(idx, arr, slow);
                 for (int r = 0; r < method.regs(ek); r++) {
-                    Vec.loadSpecies(cb, ek);
+                    species(arr, ek);
                     method.scalar(arr);
                     registerOffset(idx, r, ek);
                     cb.getstatic(Vec.LANES, "STRIDED", CD_int.arrayType().arrayType());
                     cb.loadConstant(idx.stride + Lanes.MAX_GATHER_STRIDE);
                     cb.aaload();
                     cb.iconst_0();
-                    cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                    fromArray(arr, ek, Access.MAPPED);
                     method.storeVector(x, r);
                 }
                 cb.goto_(done);
@@ -331,12 +356,12 @@ final class MemoryOps {
             cb.ifeq(empty);
             int map = scratch.get(Kind.INT);
             for (int r = 0; r < method.regs(ek); r++) {
-                Vec.loadSpecies(cb, ek);
+                species(arr, ek);
                 method.scalar(arr);
                 cb.iconst_0();
                 cb.aload(map);
                 cb.loadConstant(r * method.lanes(ek));
-                cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), Vec.SPECIES, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int));
+                fromArray(arr, ek, Access.MAPPED);
                 method.storeVector(x, r);
             }
             cb.goto_(done);
@@ -607,13 +632,13 @@ final class MemoryOps {
                     method.vector(val, r, method.cur);
                     cb.aload(s);
                     cb.loadConstant(r * method.lanes(ek));
-                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(ek.arrayOf()), CD_int));
                 }
                 cb.aload(s);
                 lastActiveThread();
                 cb.arrayLoad(Vec.typeKind(ek));
             }
-            cb.arrayStore(Vec.typeKind(ek));
+            cb.arrayStore(Vec.elementTypeKind(arr.kind));
             cb.goto_(done);
             cb.labelBinding(oob);
             method.faults.toOutOfBounds(idx, arr);
@@ -628,29 +653,18 @@ final class MemoryOps {
             cb.ifeq(masked);
             for (int r = 0; r < method.regs(ek); r++) {
                 method.vector(val, r, method.cur);
+                narrowed(arr);
                 method.scalar(arr);
                 registerOffset(idx, r, ek);
-                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                intoArray(arr, ek, Access.PLAIN);
             }
             cb.goto_(done);
             cb.labelBinding(masked);
-            for (int r = 0; r < method.regs(ek); r++) {
-                method.vector(val, r, method.cur);
-                method.scalar(arr);
-                registerOffset(idx, r, ek);
-                method.curMask(ek, r);
-                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
-            }
+            maskedContiguousStore(idx, arr, val, ek);
             cb.goto_(done);
             cb.labelBinding(slow);
             contiguousFaults(idx, arr);
-            for (int r = 0; r < method.regs(ek); r++) {
-                method.vector(val, r, method.cur);
-                method.scalar(arr);
-                registerOffset(idx, r, ek);
-                method.curMask(ek, r);
-                cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int, Vec.MASK));
-            }
+            maskedContiguousStore(idx, arr, val, ek);
             cb.goto_(done);
         } else {
             if ((!method.gen.compactGathers || method.gen.keepStridedStores) && is == Shape.AFFINE && CodeGen.stridedStoreApplies(arr, idx.stride, ek)) {
@@ -660,7 +674,8 @@ final class MemoryOps {
             }
             gatherIndices(idx, arr);
             int map = scratch.get(Kind.INT);
-            if (Lanes.NATIVE_SCATTER) {
+            // A narrow array's scatter goes lane by lane in any case: no machine scatters bytes or shorts.
+            if (Lanes.NATIVE_SCATTER && !arr.kind.isNarrowArray()) {
                 for (int r = 0; r < method.regs(ek); r++) {
                     method.vector(val, r, method.cur);
                     method.scalar(arr);
@@ -677,18 +692,61 @@ final class MemoryOps {
                     method.vector(val, r, method.cur);
                     cb.aload(s);
                     cb.loadConstant(2 * n + r * method.lanes(ek));
-                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+                    cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(ek.arrayOf()), CD_int));
                 }
                 method.scalar(arr);
                 cb.aload(map);
                 cb.aload(s);
                 cb.loadConstant(2 * n);
                 method.curBits();
-                cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(arr.kind), CD_int, CD_long));
+                cb.invokestatic(Vec.LANES, "scatter", mt(CD_void, Vec.scalar(arr.kind), CD_int.arrayType(), Vec.scalar(ek.arrayOf()), CD_int, CD_long));
             }
             cb.goto_(done);
         }
         cb.labelBinding(done);
+    }
+
+    /** A contiguous store at {@code base + lane} under the current masks, register by register. */
+    private void maskedContiguousStore(Node idx, Node arr, Node val, Kind ek) {
+        if (narrowLaneByLane(arr)) {
+            int regs = method.regs(ek);
+            for (int r = 0; r < regs; r++) {
+                vectorToScratch(val, r, r * method.lanes(ek));
+            }
+            method.scalar(arr);
+            method.base(idx, method.cur);
+            cb.aload(scratch.get(Kind.INT));
+            cb.loadConstant(2 * n);
+            method.curBits();
+            cb.invokestatic(Vec.LANES, "storeLanes", mt(CD_void, Vec.scalar(arr.kind), CD_int, CD_int.arrayType(), CD_int, CD_long));
+            return;
+        }
+        for (int r = 0; r < method.regs(ek); r++) {
+            method.vector(val, r, method.cur);
+            narrowed(arr);
+            method.scalar(arr);
+            registerOffset(idx, r, ek);
+            mask(arr, ek, r);
+            intoArray(arr, ek, Access.MASKED);
+        }
+    }
+
+    /**
+     * Whether a masked store into {@code arr} goes lane by lane ({@link Lanes#storeLanes(byte[], int, int[], int, long)}):
+     * a narrow array where the machine has no masked store of bytes and shorts (AVX2; AVX-512 has one). Measured here
+     * (Zen 4 with {@code -XX:UseAVX=2}, 2^20 threads, half of them storing into a boolean array): the Vector API's
+     * masked store 2.8 ms a launch against 0.5 for the int array's.
+     */
+    private static boolean narrowLaneByLane(Node arr) {
+        return arr.kind.isNarrowArray() && !Lanes.NATIVE_NARROW_MASKED_STORE;
+    }
+
+    /** Register {@code r} of int values {@code val} into the int scratch array, {@code at} past the index map's {@code 2n}. */
+    private void vectorToScratch(Node val, int r, int at) {
+        method.vector(val, r, method.cur);
+        cb.aload(scratch.get(Kind.INT));
+        cb.loadConstant(2 * n + at);
+        cb.invokevirtual(Vec.INT_VECTOR, "intoArray", mt(CD_void, CD_int.arrayType(), CD_int));
     }
 
     /** Pushes whether every thread of the group is active: the registers' masks and-ed, then {@code allTrue}. */
@@ -729,7 +787,7 @@ final class MemoryOps {
             method.vector(val, r, method.cur);
             cb.aload(s);
             cb.loadConstant(r * method.lanes(ek));
-            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(arr.kind), CD_int));
+            cb.invokevirtual(Vec.vector(ek), "intoArray", mt(CD_void, Vec.scalar(ek.arrayOf()), CD_int));
         }
         int i = method.temp(TypeKind.INT);
         Label loop = cb.newLabel();
@@ -761,5 +819,111 @@ final class MemoryOps {
             cb.loadConstant(r * method.lanes(ek) * idx.stride);
             cb.iadd();
         }
+    }
+    // ---- the vector loads and stores of any array: a narrow array's lanes widen to int and back ----------------
+
+    /** What a vector load or store takes after its species (loads), array and offset. */
+    private enum Access {
+        /** Nothing more. */
+        PLAIN,
+        /** The mask. */
+        MASKED,
+        /** An index map and the offset into it (a gather or a scatter). */
+        MAPPED
+    }
+
+    /** Pushes the species a load from {@code arr} reads with: for a narrow array, its 8- or 16-bit lanes ({@link Lanes.Narrow}). */
+    private void species(Node arr, Kind ek) {
+        if (arr.kind.isNarrowArray()) {
+            cb.getstatic(Vec.LANES_NARROW, narrowSpecies(arr.kind), Vec.SPECIES);
+        } else {
+            Vec.loadSpecies(cb, ek);
+        }
+    }
+
+    /** Pushes register {@code r}'s mask of {@code ek}'s lanes, cast to a narrow array's lanes (the same count). */
+    private void mask(Node arr, Kind ek, int r) {
+        method.curMask(ek, r);
+        if (arr.kind.isNarrowArray()) {
+            cb.getstatic(Vec.LANES_NARROW, narrowSpecies(arr.kind), Vec.SPECIES);
+            cb.invokevirtual(Vec.MASK, "cast", mt(Vec.MASK, Vec.SPECIES));
+        }
+    }
+
+    /**
+     * The vector load of {@code arr}'s elements, its arguments on the stack ({@link #species} first); a narrow
+     * array's lanes then widen to int, sign-extended (byte, short), zero-extended (char) or as 0 and 1 (boolean).
+     */
+    private void fromArray(Node arr, Kind ek, Access a) {
+        if (!arr.kind.isNarrowArray()) {
+            cb.invokestatic(Vec.vector(ek), "fromArray", mt(Vec.vector(ek), access(a, Vec.SPECIES, Vec.scalar(arr.kind), CD_int)));
+            return;
+        }
+        ClassDesc vt = narrowVector(arr.kind);
+        String load = switch (arr.kind) {
+            case CHAR_ARRAY -> "fromCharArray";
+            case BOOLEAN_ARRAY -> "fromBooleanArray";
+            default -> "fromArray";
+        };
+        cb.invokestatic(vt, load, mt(vt, access(a, Vec.SPECIES, Vec.scalar(arr.kind), CD_int)));
+        String widen = switch (arr.kind) {
+            case SHORT_ARRAY -> "S2I";
+            case CHAR_ARRAY -> "ZERO_EXTEND_S2I";
+            default -> "B2I";
+        };
+        convertShape(widen, Vec.LANES, "IS");
+        cb.checkcast(Vec.INT_VECTOR);
+    }
+
+    /** With an int vector on the stack, for a narrow array: its lanes' low 8 or 16 bits, as the array's vector. */
+    private void narrowed(Node arr) {
+        if (arr.kind.isNarrowArray()) {
+            convertShape(narrowSpecies(arr.kind).equals("BS") ? "I2B" : "I2S", Vec.LANES_NARROW, narrowSpecies(arr.kind));
+            cb.checkcast(narrowVector(arr.kind));
+        }
+    }
+
+    /**
+     * The vector store into {@code arr}, its arguments on the stack (the vector {@link #narrowed} first). A boolean
+     * array stores each lane's low bit ({@code intoBooleanArray}), as {@code bastore} does.
+     */
+    private void intoArray(Node arr, Kind ek, Access a) {
+        ClassDesc vt = arr.kind.isNarrowArray() ? narrowVector(arr.kind) : Vec.vector(ek);
+        String store = switch (arr.kind) {
+            case CHAR_ARRAY -> "intoCharArray";
+            case BOOLEAN_ARRAY -> "intoBooleanArray";
+            default -> "intoArray";
+        };
+        cb.invokevirtual(vt, store, mt(CD_void, access(a, Vec.scalar(arr.kind), CD_int)));
+    }
+
+    /** {@code convertShape(VectorOperators.op, owner.species, 0)} on the vector on the stack: same lane count, so part 0. */
+    private void convertShape(String op, ClassDesc owner, String species) {
+        cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+        cb.getstatic(owner, species, Vec.SPECIES);
+        cb.iconst_0();
+        cb.invokevirtual(Vec.VECTOR, "convertShape", mt(Vec.VECTOR, Vec.operatorType(op), Vec.SPECIES, CD_int));
+    }
+
+    /** {@code first} followed by what access {@code a} takes. */
+    private static ClassDesc[] access(Access a, ClassDesc... first) {
+        ClassDesc[] more = switch (a) {
+            case PLAIN -> new ClassDesc[0];
+            case MASKED -> new ClassDesc[] {Vec.MASK};
+            case MAPPED -> new ClassDesc[] {CD_int.arrayType(), CD_int};
+        };
+        ClassDesc[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
+    }
+
+    /** The field of {@link Lanes.Narrow} holding a narrow array's species. */
+    private static String narrowSpecies(Kind arr) {
+        return arr == Kind.BYTE_ARRAY || arr == Kind.BOOLEAN_ARRAY ? "BS" : "SS";
+    }
+
+    /** The vector class of a narrow array's lanes. */
+    private static ClassDesc narrowVector(Kind arr) {
+        return arr == Kind.BYTE_ARRAY || arr == Kind.BOOLEAN_ARRAY ? Vec.BYTE_VECTOR : Vec.SHORT_VECTOR;
     }
 }

@@ -1088,6 +1088,9 @@ final class MethodGen {
                         } else if (is != Shape.UNIFORM && !memoryOps.contiguous(x.in(1))) {
                             ks.add(Kind.INT);
                             ks.add(x.in(2).kind);
+                        } else if (is != Shape.UNIFORM && x.in(0).kind.isNarrowArray()) {
+                            // a masked store into it may go lane by lane (MemoryOps#narrowLaneByLane)
+                            ks.add(Kind.INT);
                         }
                     }
                     case ATOMIC -> {

@@ -439,7 +439,11 @@ final class Touches {
         private void touchLines(Node x, int index) {
             Node arr = x.in(0);
             Kind ek = arr.kind.element();
-            int perLine = LINE_BYTES / ek.bytes();
+            int perLine = LINE_BYTES / switch (arr.kind) {
+                case BYTE_ARRAY, BOOLEAN_ARRAY -> 1;
+                case SHORT_ARRAY, CHAR_ARRAY -> 2;
+                default -> ek.bytes();
+            };
             List<Integer> offsets = new ArrayList<>();
             for (int o = 0; o < m.n; o += perLine) {
                 offsets.add(o);
@@ -465,7 +469,7 @@ final class Touches {
                 m.scalar(arr);
                 cb.iload(at);
                 switch (ek) {
-                    case INT -> cb.iaload();
+                    case INT -> cb.arrayLoad(Vec.elementTypeKind(arr.kind));
                     case LONG -> {
                         cb.laload();
                         cb.l2i();

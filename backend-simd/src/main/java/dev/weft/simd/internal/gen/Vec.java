@@ -17,6 +17,8 @@ final class Vec {
     static final ClassDesc LONG_VECTOR = ClassDesc.of("jdk.incubator.vector.LongVector");
     static final ClassDesc FLOAT_VECTOR = ClassDesc.of("jdk.incubator.vector.FloatVector");
     static final ClassDesc DOUBLE_VECTOR = ClassDesc.of("jdk.incubator.vector.DoubleVector");
+    static final ClassDesc BYTE_VECTOR = ClassDesc.of("jdk.incubator.vector.ByteVector");
+    static final ClassDesc SHORT_VECTOR = ClassDesc.of("jdk.incubator.vector.ShortVector");
     static final ClassDesc MASK = ClassDesc.of("jdk.incubator.vector.VectorMask");
     static final ClassDesc SHUFFLE = ClassDesc.of("jdk.incubator.vector.VectorShuffle");
     static final ClassDesc SPECIES = ClassDesc.of("jdk.incubator.vector.VectorSpecies");
@@ -24,6 +26,8 @@ final class Vec {
     static final ClassDesc LANES = ClassDesc.of("dev.weft.simd.internal.gen.Lanes");
     /** The owner of the 64-bit lanes' species ({@link Lanes.Wide}). */
     static final ClassDesc LANES_WIDE = ClassDesc.of("dev.weft.simd.internal.gen.Lanes$Wide");
+    /** The owner of the 8- and 16-bit lanes' species ({@link Lanes.Narrow}). */
+    static final ClassDesc LANES_NARROW = ClassDesc.of("dev.weft.simd.internal.gen.Lanes$Narrow");
     static final ClassDesc PERMUTES = ClassDesc.of("dev.weft.simd.internal.gen.Permutes");
     static final ClassDesc SHARED_ATOMICS = ClassDesc.of("dev.weft.simd.internal.gen.SharedAtomics");
     static final ClassDesc CTA = ClassDesc.of("dev.weft.runtime.spi.Cta");
@@ -82,6 +86,10 @@ final class Vec {
             case LONG_ARRAY -> ConstantDescs.CD_long.arrayType();
             case FLOAT_ARRAY -> ConstantDescs.CD_float.arrayType();
             case DOUBLE_ARRAY -> ConstantDescs.CD_double.arrayType();
+            case BYTE_ARRAY -> ConstantDescs.CD_byte.arrayType();
+            case SHORT_ARRAY -> ConstantDescs.CD_short.arrayType();
+            case CHAR_ARRAY -> ConstantDescs.CD_char.arrayType();
+            case BOOLEAN_ARRAY -> ConstantDescs.CD_boolean.arrayType();
             default -> throw new IllegalArgumentException(k.toString());
         };
     }
@@ -93,6 +101,21 @@ final class Vec {
             case FLOAT -> TypeKind.FLOAT;
             case DOUBLE -> TypeKind.DOUBLE;
             default -> TypeKind.REFERENCE;
+        };
+    }
+
+    /** The JVM type of an element of array kind {@code k}: which of {@code iaload}, {@code baload}, {@code caload}... reads it. */
+    static TypeKind elementTypeKind(Kind k) {
+        return switch (k) {
+            case INT_ARRAY -> TypeKind.INT;
+            case LONG_ARRAY -> TypeKind.LONG;
+            case FLOAT_ARRAY -> TypeKind.FLOAT;
+            case DOUBLE_ARRAY -> TypeKind.DOUBLE;
+            case BYTE_ARRAY -> TypeKind.BYTE;
+            case SHORT_ARRAY -> TypeKind.SHORT;
+            case CHAR_ARRAY -> TypeKind.CHAR;
+            case BOOLEAN_ARRAY -> TypeKind.BOOLEAN;
+            default -> throw new IllegalArgumentException(k.toString());
         };
     }
 

@@ -1,6 +1,10 @@
 package dev.weft.simd.internal.ir;
 
-/** The type of an IR value: the four numeric lane types, booleans (masks when varying), arrays of the four, and the thread context. */
+/**
+ * The type of an IR value: the four numeric lane types, booleans (masks when varying), arrays of the four and the
+ * narrow global arrays, and the thread context. A narrow array's elements are int values in the IR, as on the JVM's
+ * operand stack: only its loads and stores see the narrow storage (sign- or zero-extending, truncating).
+ */
 public enum Kind {
     INT("int", 4),
     LONG("long", 8),
@@ -12,6 +16,14 @@ public enum Kind {
     LONG_ARRAY("long[]", 0),
     FLOAT_ARRAY("float[]", 0),
     DOUBLE_ARRAY("double[]", 0),
+    /** Elements load sign-extended to int and store their low 8 bits. */
+    BYTE_ARRAY("byte[]", 0),
+    /** Elements load sign-extended to int and store their low 16 bits. */
+    SHORT_ARRAY("short[]", 0),
+    /** Elements load zero-extended to int and store their low 16 bits. */
+    CHAR_ARRAY("char[]", 0),
+    /** Elements load as 0 or 1 and store {@code value & 1}, as {@code bastore} does into a boolean array. */
+    BOOLEAN_ARRAY("boolean[]", 0),
     /** The kernel's {@code ThreadContext}: never materialised; its methods become special registers. */
     CONTEXT("ThreadContext", 0),
     VOID("void", 0);
@@ -36,13 +48,18 @@ public enum Kind {
 
     /** Whether this is one of the array kinds. */
     public boolean isArray() {
-        return this == INT_ARRAY || this == LONG_ARRAY || this == FLOAT_ARRAY || this == DOUBLE_ARRAY;
+        return this == INT_ARRAY || this == LONG_ARRAY || this == FLOAT_ARRAY || this == DOUBLE_ARRAY || isNarrowArray();
     }
 
-    /** The element kind of an array kind. */
+    /** Whether this is an array of byte, short, char or boolean, whose elements are int values (see the class comment). */
+    public boolean isNarrowArray() {
+        return this == BYTE_ARRAY || this == SHORT_ARRAY || this == CHAR_ARRAY || this == BOOLEAN_ARRAY;
+    }
+
+    /** The element kind of an array kind: the kind of the values its loads give and its stores take. */
     public Kind element() {
         return switch (this) {
-            case INT_ARRAY -> INT;
+            case INT_ARRAY, BYTE_ARRAY, SHORT_ARRAY, CHAR_ARRAY, BOOLEAN_ARRAY -> INT;
             case LONG_ARRAY -> LONG;
             case FLOAT_ARRAY -> FLOAT;
             case DOUBLE_ARRAY -> DOUBLE;
@@ -50,7 +67,7 @@ public enum Kind {
         };
     }
 
-    /** The array kind whose elements are this kind. */
+    /** The array kind whose elements are this kind (for int: {@code int[]}, never a narrow array). */
     public Kind arrayOf() {
         return switch (this) {
             case INT -> INT_ARRAY;

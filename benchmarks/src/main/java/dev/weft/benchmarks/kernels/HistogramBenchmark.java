@@ -30,8 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>A 256-bin histogram of 2^22 random bin indices, ints in [0, 256) (16 MiB): scattered read-modify-writes,
  * where threads that hit the same bin must not lose updates. The data are ints, not bytes, in every variant:
- * Weft's SIMD backend compiles kernels over int, long, float and double arrays only (a kernel capturing a
- * {@code byte[]} is declined), and the comparison must stay one algorithm over one input. The Weft kernel is the CUDA one: a fixed grid of 64 CTAs of 256
+ * until session 16 Weft's SIMD backend declined byte arrays, and the input stays what it was so that the figures
+ * compare across sessions. The Weft kernel is the CUDA one: a fixed grid of 64 CTAs of 256
  * threads; each CTA zeroes a histogram in shared memory, its threads count a grid-stride slice with
  * shared-memory atomics, and after a barrier add the CTA's non-zero bins to the global histogram with
  * global atomics. Reported in elements (values counted) per second and GB/s at 4 bytes per element; zeroing

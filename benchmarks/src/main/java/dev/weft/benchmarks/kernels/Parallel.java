@@ -12,10 +12,10 @@ import java.util.function.IntConsumer;
  *
  * <p>The helper threads wait for the next call as Weft's SM workers wait for the next launch: busily for
  * {@value #SPIN_NANOS} ns, then parked. With a plain thread pool (helpers parked at once, woken per call) the
- * helper of a benchmark calling back to back joined each call late: in the paired n-body runs it was busy for
- * under half of the hand-written code's time, the caller doing the rest, which made Weft look faster than it
- * is. The caller returns once every chunk is done, not waiting for a helper that arrives after the last one
- * was taken.
+ * helper of a benchmark calling back to back joined each call late, which made Weft look faster than it is:
+ * on a quiet machine, 2^20-float saxpy calls took 67-75 µs with the caller doing 55-58% of the chunks, and
+ * 52 µs with 50% this way. The caller returns once every chunk is done, not waiting for a helper that
+ * arrives after the last one was taken.
  */
 public final class Parallel {
 

@@ -189,57 +189,31 @@ public class NBodyBenchmark {
         vz[i] += az * DT;
     }
 
-    /**
-     * Bodies {@code [from, to)}, one per lane, two vectors of them per pass (so that two independent divide
-     * and square-root chains overlap, as a warp's two registers do in Weft's code); the others broadcast one
-     * at a time.
-     */
+    /** Bodies {@code [from, to)}, one per lane; the others broadcast one at a time. */
     private void vectorRange(int from, int to) {
         FloatVector one = FloatVector.broadcast(FS, 1f);
-        int step = FS.length();
-        for (int i = from; i < to; i += 2 * step) {
-            VectorMask<Float> m0 = FS.indexInRange(i, to);
-            VectorMask<Float> m1 = FS.indexInRange(i + step, to);
-            FloatVector xi0 = FloatVector.fromArray(FS, px, i, m0);
-            FloatVector yi0 = FloatVector.fromArray(FS, py, i, m0);
-            FloatVector zi0 = FloatVector.fromArray(FS, pz, i, m0);
-            FloatVector xi1 = FloatVector.fromArray(FS, px, i + step, m1);
-            FloatVector yi1 = FloatVector.fromArray(FS, py, i + step, m1);
-            FloatVector zi1 = FloatVector.fromArray(FS, pz, i + step, m1);
-            FloatVector ax0 = FloatVector.zero(FS);
-            FloatVector ay0 = ax0;
-            FloatVector az0 = ax0;
-            FloatVector ax1 = ax0;
-            FloatVector ay1 = ax0;
-            FloatVector az1 = ax0;
+        for (int i = from; i < to; i += FS.length()) {
+            VectorMask<Float> m = FS.indexInRange(i, to);
+            FloatVector xi = FloatVector.fromArray(FS, px, i, m);
+            FloatVector yi = FloatVector.fromArray(FS, py, i, m);
+            FloatVector zi = FloatVector.fromArray(FS, pz, i, m);
+            FloatVector ax = FloatVector.zero(FS);
+            FloatVector ay = FloatVector.zero(FS);
+            FloatVector az = FloatVector.zero(FS);
             for (int j = 0; j < n; j++) {
-                FloatVector xj = FloatVector.broadcast(FS, px[j]);
-                FloatVector yj = FloatVector.broadcast(FS, py[j]);
-                FloatVector zj = FloatVector.broadcast(FS, pz[j]);
-                float mj = mass[j];
-                FloatVector dx0 = xj.sub(xi0);
-                FloatVector dy0 = yj.sub(yi0);
-                FloatVector dz0 = zj.sub(zi0);
-                FloatVector dx1 = xj.sub(xi1);
-                FloatVector dy1 = yj.sub(yi1);
-                FloatVector dz1 = zj.sub(zi1);
-                FloatVector inv0 = one.div(dx0.mul(dx0).add(dy0.mul(dy0)).add(dz0.mul(dz0)).add(SOFTENING).lanewise(VectorOperators.SQRT));
-                FloatVector inv1 = one.div(dx1.mul(dx1).add(dy1.mul(dy1)).add(dz1.mul(dz1)).add(SOFTENING).lanewise(VectorOperators.SQRT));
-                FloatVector s0 = inv0.mul(mj).mul(inv0).mul(inv0);
-                FloatVector s1 = inv1.mul(mj).mul(inv1).mul(inv1);
-                ax0 = ax0.add(dx0.mul(s0));
-                ay0 = ay0.add(dy0.mul(s0));
-                az0 = az0.add(dz0.mul(s0));
-                ax1 = ax1.add(dx1.mul(s1));
-                ay1 = ay1.add(dy1.mul(s1));
-                az1 = az1.add(dz1.mul(s1));
+                FloatVector dx = FloatVector.broadcast(FS, px[j]).sub(xi);
+                FloatVector dy = FloatVector.broadcast(FS, py[j]).sub(yi);
+                FloatVector dz = FloatVector.broadcast(FS, pz[j]).sub(zi);
+                FloatVector d2 = dx.mul(dx).add(dy.mul(dy)).add(dz.mul(dz)).add(SOFTENING);
+                FloatVector inv = one.div(d2.lanewise(VectorOperators.SQRT));
+                FloatVector s = inv.mul(mass[j]).mul(inv).mul(inv);
+                ax = ax.add(dx.mul(s));
+                ay = ay.add(dy.mul(s));
+                az = az.add(dz.mul(s));
             }
-            FloatVector.fromArray(FS, vx, i, m0).add(ax0.mul(DT)).intoArray(vx, i, m0);
-            FloatVector.fromArray(FS, vy, i, m0).add(ay0.mul(DT)).intoArray(vy, i, m0);
-            FloatVector.fromArray(FS, vz, i, m0).add(az0.mul(DT)).intoArray(vz, i, m0);
-            FloatVector.fromArray(FS, vx, i + step, m1).add(ax1.mul(DT)).intoArray(vx, i + step, m1);
-            FloatVector.fromArray(FS, vy, i + step, m1).add(ay1.mul(DT)).intoArray(vy, i + step, m1);
-            FloatVector.fromArray(FS, vz, i + step, m1).add(az1.mul(DT)).intoArray(vz, i + step, m1);
+            FloatVector.fromArray(FS, vx, i, m).add(ax.mul(DT)).intoArray(vx, i, m);
+            FloatVector.fromArray(FS, vy, i, m).add(ay.mul(DT)).intoArray(vy, i, m);
+            FloatVector.fromArray(FS, vz, i, m).add(az.mul(DT)).intoArray(vz, i, m);
         }
     }
 }

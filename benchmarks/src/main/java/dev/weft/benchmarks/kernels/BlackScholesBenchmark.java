@@ -186,11 +186,10 @@ public class BlackScholesBenchmark {
 
     static void vectorRange(int from, int to, float[] price, float[] strike, float[] years, float[] call, float[] put) {
         int i = from;
-        for (; i < to; i += FS.length()) {
-            VectorMask<Float> m = FS.indexInRange(i, to);
-            FloatVector s = FloatVector.fromArray(FS, price, i, m);
-            FloatVector x = FloatVector.fromArray(FS, strike, i, m);
-            FloatVector tt = FloatVector.fromArray(FS, years, i, m);
+        for (int upper = from + FS.loopBound(to - from); i < upper; i += FS.length()) {
+            FloatVector s = FloatVector.fromArray(FS, price, i);
+            FloatVector x = FloatVector.fromArray(FS, strike, i);
+            FloatVector tt = FloatVector.fromArray(FS, years, i);
             FloatVector sqrtT = tt.lanewise(VectorOperators.SQRT);
             FloatVector vSqrtT = sqrtT.mul(V);
             FloatVector d1 = s.div(x).lanewise(VectorOperators.LOG).add(tt.mul(R + 0.5f * V * V)).div(vSqrtT);
@@ -199,8 +198,11 @@ public class BlackScholesBenchmark {
             FloatVector cndD2 = cnd(d2);
             FloatVector expRT = tt.mul(-R).lanewise(VectorOperators.EXP);
             FloatVector xe = x.mul(expRT);
-            s.mul(cndD1).sub(xe.mul(cndD2)).intoArray(call, i, m);
-            xe.mul(cndD2.neg().add(1f)).sub(s.mul(cndD1.neg().add(1f))).intoArray(put, i, m);
+            s.mul(cndD1).sub(xe.mul(cndD2)).intoArray(call, i);
+            xe.mul(cndD2.neg().add(1f)).sub(s.mul(cndD1.neg().add(1f))).intoArray(put, i);
+        }
+        for (; i < to; i++) {
+            javaOne(i, price, strike, years, call, put);
         }
     }
 

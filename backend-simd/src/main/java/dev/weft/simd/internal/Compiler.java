@@ -811,7 +811,7 @@ final class Compiler {
             for (Node n : b.nodes) {
                 if ((n.op == Op.LOAD || n.op == Op.STORE) && n.in(0).kind.isNarrowArray()) {
                     Kind a = n.in(0).kind;
-                    int bits = a == Kind.BYTE_ARRAY || a == Kind.BOOLEAN_ARRAY ? 8 : 16;
+                    int bits = a.elementBytes() * Byte.SIZE;
                     if (!Lanes.hasNarrowLanes(bits)) {
                         why.add(a.text() + " element " + (n.op == Op.LOAD ? "load" : "store") + " at " + n.site + ": no vector of "
                                 + Lanes.L32 + " " + bits + "-bit lanes with " + Lanes.IS.vectorBitSize()

@@ -7,7 +7,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -184,6 +183,11 @@ public class BlackScholesBenchmark {
         put[i] = x * expRT * (1f - cndD2) - s * (1f - cndD1);
     }
 
+    /**
+     * Options {@code [from, to)} a vector at a time, the last few as {@link #javaOne} does them. Unmasked on purpose:
+     * the same loop masked on every vector had C2 box its vectors in some compiles (up to 1 MB allocated per
+     * invocation, JMH {@code -prof gc}), which made the hand-written code the slower one for the wrong reason.
+     */
     static void vectorRange(int from, int to, float[] price, float[] strike, float[] years, float[] call, float[] put) {
         int i = from;
         for (int upper = from + FS.loopBound(to - from); i < upper; i += FS.length()) {

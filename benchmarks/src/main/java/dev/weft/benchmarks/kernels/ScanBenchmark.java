@@ -113,7 +113,8 @@ public class ScanBenchmark {
         }
         out = new int[n];
         chunkTotals = new int[(n + CHUNK - 1) / CHUNK];
-        for (int size = n; size > 1; size = (size + BLOCK - 1) / BLOCK) {
+        // a level of one CTA is scanned directly and keeps no totals
+        for (int size = n; size > BLOCK; size = (size + BLOCK - 1) / BLOCK) {
             ctaTotals.add(new int[(size + BLOCK - 1) / BLOCK]);
             scannedCtaTotals.add(new int[(size + BLOCK - 1) / BLOCK]);
         }

@@ -878,7 +878,7 @@ final class MemoryOps {
     /** With an int vector on the stack, for a narrow array: its lanes' low 8 or 16 bits, as the array's vector. */
     private void narrowed(Node arr) {
         if (arr.kind.isNarrowArray()) {
-            convertShape(narrowSpecies(arr.kind).equals("BS") ? "I2B" : "I2S", Vec.LANES_NARROW, narrowSpecies(arr.kind));
+            convertShape(arr.kind.elementBytes() == 1 ? "I2B" : "I2S", Vec.LANES_NARROW, narrowSpecies(arr.kind));
             cb.checkcast(narrowVector(arr.kind));
         }
     }
@@ -919,11 +919,11 @@ final class MemoryOps {
 
     /** The field of {@link Lanes.Narrow} holding a narrow array's species. */
     private static String narrowSpecies(Kind arr) {
-        return arr == Kind.BYTE_ARRAY || arr == Kind.BOOLEAN_ARRAY ? "BS" : "SS";
+        return arr.elementBytes() == 1 ? "BS" : "SS";
     }
 
     /** The vector class of a narrow array's lanes. */
     private static ClassDesc narrowVector(Kind arr) {
-        return arr == Kind.BYTE_ARRAY || arr == Kind.BOOLEAN_ARRAY ? Vec.BYTE_VECTOR : Vec.SHORT_VECTOR;
+        return arr.elementBytes() == 1 ? Vec.BYTE_VECTOR : Vec.SHORT_VECTOR;
     }
 }

@@ -439,11 +439,7 @@ final class Touches {
         private void touchLines(Node x, int index) {
             Node arr = x.in(0);
             Kind ek = arr.kind.element();
-            int perLine = LINE_BYTES / switch (arr.kind) {
-                case BYTE_ARRAY, BOOLEAN_ARRAY -> 1;
-                case SHORT_ARRAY, CHAR_ARRAY -> 2;
-                default -> ek.bytes();
-            };
+            int perLine = LINE_BYTES / arr.kind.elementBytes();
             List<Integer> offsets = new ArrayList<>();
             for (int o = 0; o < m.n; o += perLine) {
                 offsets.add(o);

@@ -78,6 +78,18 @@ public enum Kind {
         };
     }
 
+    /**
+     * Bytes one element of this array kind occupies in the array: 1 for byte and boolean, 2 for short and char
+     * (whose values are ints in the IR), else its element kind's {@link #bytes}.
+     */
+    public int elementBytes() {
+        return switch (this) {
+            case BYTE_ARRAY, BOOLEAN_ARRAY -> 1;
+            case SHORT_ARRAY, CHAR_ARRAY -> 2;
+            default -> element().bytes();
+        };
+    }
+
     /** Bytes of one lane (4 or 8), 0 for non-numeric kinds. */
     public int bytes() {
         return bytes;

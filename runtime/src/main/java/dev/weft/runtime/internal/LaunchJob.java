@@ -47,7 +47,7 @@ public final class LaunchJob implements Cta.CancelSource {
     private final long ctaCount;
     /** The smallest chunk a claim takes (the last ones of a launch), see {@link #claim}. */
     private final long minChunk;
-    /** A claim takes this fraction of the CTAs not yet claimed: 1 / (4 * SMs). */
+    /** A claim takes the CTAs not yet claimed divided by this: 4 per SM. */
     private final long shareDivisor;
     /** Null unless the launch is profiled. */
     private final LaunchProfiler profiler;
@@ -154,11 +154,13 @@ public final class LaunchJob implements Cta.CancelSource {
     /**
      * Claims the next chunk of CTAs; returns its first CTA's linear index, at or past {@code ctaCount} when none is
      * left. Guided self-scheduling: a claim takes a quarter of an SM's share of the CTAs not yet claimed, and never
-     * fewer than {@code minChunk} (about 1/16 of an SM's share of the grid, at most 32 CTAs). So a big grid of small
+     * fewer than {@code minChunk} (about 1/16 of an SM's share of the grid, at most 32 CTAs: each claim is a cache
+     * miss on the shared counters when SMs share them, about the cost of a small compiled CTA). So a big grid of small
      * CTAs is handed out in a few dozen claims, the first ones large, while the last chunks stay small enough for an
-     * uneven grid to balance. Why not fixed chunks of at most 32 CTAs, as before: each claim starts a new stretch of
-     * the arrays on its SM, and saxpy (4,096 CTAs, 128 claims) spent some 0.8 µs per claim beyond the CTAs' own work
-     * (weft/vectorApi 0.72-0.79 with them against 0.82-1.07 with guided claims, paired, alternating forks).
+     * uneven grid to balance. Why not fixed chunks of at most 32 CTAs, as before: saxpy (4,096 CTAs, 128 claims) spent
+     * some 0.8 µs per claim beyond its CTAs' work (weft/vectorApi 0.68-0.79 with them, 0.79-1.13 with guided claims,
+     * paired, alternating forks; how much of it is the shared counters, the call into the generated CTA loop, or the
+     * prefetchers starting on a new stretch of the arrays was not taken apart).
      */
     private long claim() {
         while (true) {

@@ -58,8 +58,8 @@ public class SaxpyBenchmark {
     static final int BLOCK = 256;
     /**
      * Elements per chunk of the multi-threaded hand-written code: 16 chunks, as fast as 8 and faster than 64
-     * (weft/vectorApi paired read 0.78-0.85 against 2^16 and 2^17, 0.87-0.88 against 2^14: each chunk starts new
-     * streams through the arrays and claims a shared counter).
+     * (weft/vectorApi paired read 0.78-0.85 against 2^16 and 2^17, 0.87-0.88 against 2^14: fewer claims of the
+     * shared counter, fewer new stretches of the arrays per thread).
      */
     static final int CHUNK = 1 << 16;
 

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the last claimed CTA has finished.
  *
  * <p>Implementation notes. {@code next} hands out linear CTA indices (x fastest, then y, then z, as the
- * hardware's work distributor walks a grid) in chunks of consecutive CTAs ({@link #claim}); an index at or past
+ * hardware's work distributor walks a grid) in chunks of consecutive CTAs ({@link #chunkAt}); an index at or past
  * {@code ctaCount} means the launch is drained. {@code remaining} counts CTAs not yet finished or skipped; whoever brings it to zero completes
  * the future, so the future never completes while a CTA of this launch still runs on some SM (the next
  * launch on the stream cannot race a failed one's stragglers). On the first failure, {@link #fail} claims
@@ -24,7 +24,7 @@ public final class LaunchJob implements Cta.CancelSource {
 
     /**
      * {@code next} once a launch failed or was skipped: past any grid's CTA count (at most (2^31 - 1) * 65535^2,
-     * under 2^63), so every later claim finds nothing. Claims never add to it ({@link #claim} compares first).
+     * under 2^63), so every later claim finds nothing. Claims never add to it ({@link #runOne} compares first).
      */
     private static final long DRAINED = Long.MAX_VALUE;
 
@@ -45,7 +45,7 @@ public final class LaunchJob implements Cta.CancelSource {
     private final int sharedLimitBytes;
     private final String sharedLimitName;
     private final long ctaCount;
-    /** The smallest chunk a claim takes (the last ones of a launch), see {@link #claim}. */
+    /** The smallest chunk a claim takes (the last ones of a launch), see {@link #chunkAt}. */
     private final long minChunk;
     /** A claim takes the CTAs not yet claimed divided by this: 4 per SM. */
     private final long shareDivisor;
@@ -114,11 +114,16 @@ public final class LaunchJob implements Cta.CancelSource {
      * @return false when no CTA was left to claim
      */
     boolean runOne(Cta cta) {
-        long first = claim();
-        if (first >= ctaCount) {
-            return false;
-        }
-        long end = Math.min(first + chunkAt(first), ctaCount);
+        long first;
+        long end;
+        do {
+            first = next.get();
+            if (first >= ctaCount) {
+                return false;
+            }
+            end = first + chunkAt(first);
+        } while (!next.compareAndSet(first, end));
+        end = Math.min(end, ctaCount);
         int[] depth = IN_CTA.get();
         depth[0]++;
         // The chunk's first CTA's coordinates by division, the rest by stepping: 64-bit divisions per CTA
@@ -152,29 +157,16 @@ public final class LaunchJob implements Cta.CancelSource {
     }
 
     /**
-     * Claims the next chunk of CTAs; returns its first CTA's linear index, at or past {@code ctaCount} when none is
-     * left. Guided self-scheduling: a claim takes a quarter of an SM's share of the CTAs not yet claimed, and never
-     * fewer than {@code minChunk} (about 1/16 of an SM's share of the grid, at most 32 CTAs: each claim is a cache
-     * miss on the shared counters when SMs share them, about the cost of a small compiled CTA). So a big grid of small
-     * CTAs is handed out in a few dozen claims, the first ones large, while the last chunks stay small enough for an
-     * uneven grid to balance. Why not fixed chunks of at most 32 CTAs, as before: saxpy (4,096 CTAs, 128 claims) spent
-     * some 0.8 µs per claim beyond its CTAs' work (weft/vectorApi 0.68-0.79 with them, 0.79-1.13 with guided claims,
-     * paired, alternating forks; how much of it is the shared counters, the call into the generated CTA loop, or the
-     * prefetchers starting on a new stretch of the arrays was not taken apart).
+     * The size of the chunk a claim starting at {@code first} (below {@code ctaCount}) takes. Guided self-scheduling: a
+     * claim takes a quarter of an SM's share of the CTAs not yet claimed, and never fewer than {@code minChunk} (about
+     * 1/16 of an SM's share of the grid, at most 32 CTAs: each claim is a cache miss on the shared counters when SMs
+     * share them, about the cost of a small compiled CTA). So a big grid of small CTAs is handed out in a few dozen
+     * claims, the first ones large, while the last chunks stay small enough for an uneven grid to balance. Why not
+     * fixed chunks of at most 32 CTAs, as before: saxpy (4,096 CTAs, 128 claims) spent some 0.8 µs per claim beyond its
+     * CTAs' work (weft/vectorApi 0.68-0.79 with them, 0.79-1.13 with guided claims, paired, alternating forks; how much
+     * of it is the shared counters, the call into the generated CTA loop, or the prefetchers starting on a new stretch
+     * of the arrays was not taken apart).
      */
-    private long claim() {
-        while (true) {
-            long first = next.get();
-            if (first >= ctaCount) {
-                return first;
-            }
-            if (next.compareAndSet(first, first + chunkAt(first))) {
-                return first;
-            }
-        }
-    }
-
-    /** The size of the chunk a claim starting at {@code first} (below {@code ctaCount}) takes; see {@link #claim}. */
     private long chunkAt(long first) {
         return Math.max(minChunk, (ctaCount - first) / shareDivisor);
     }

@@ -431,8 +431,7 @@ public final class Parser {
                         Node a = n.in(0);
                         // A narrow array's loads give ints and its stores take them (its element kind); atomics
                         // exist only on arrays of the four.
-                        Kind want = n.op == Op.LOAD ? n.kind : n.op == Op.STORE ? n.in(2).kind
-                                : n.op == Op.ATOMIC ? n.kind : null;
+                        Kind want = n.op == Op.STORE ? n.in(2).kind : n.op == Op.LENGTH ? null : n.kind;
                         if (!a.kind.isArray() || (want != null && a.kind.element() != want)
                                 || (n.op == Op.ATOMIC && a.kind.isNarrowArray())) {
                             reasons.add("array access on a value of type " + a.kind.text() + " at " + n.site);

@@ -107,15 +107,11 @@ final class Vec {
     /** The JVM type of an element of array kind {@code k}: which of {@code iaload}, {@code baload}, {@code caload}... reads it. */
     static TypeKind elementTypeKind(Kind k) {
         return switch (k) {
-            case INT_ARRAY -> TypeKind.INT;
-            case LONG_ARRAY -> TypeKind.LONG;
-            case FLOAT_ARRAY -> TypeKind.FLOAT;
-            case DOUBLE_ARRAY -> TypeKind.DOUBLE;
             case BYTE_ARRAY -> TypeKind.BYTE;
             case SHORT_ARRAY -> TypeKind.SHORT;
             case CHAR_ARRAY -> TypeKind.CHAR;
             case BOOLEAN_ARRAY -> TypeKind.BOOLEAN;
-            default -> throw new IllegalArgumentException(k.toString());
+            default -> typeKind(k.element());
         };
     }
 

@@ -181,10 +181,19 @@ public final class Device implements AutoCloseable {
 
     /**
      * Which executor runs {@code kernel}, why, and what it runs: for a compiled kernel, a listing of the
-     * code one warp executes. Compiles the kernel if it has not been launched yet.
+     * code one warp executes, in every CTA shape. Compiles the kernel for every shape (a launch compiles for its
+     * own).
      */
     public CompileReport compileReport(Kernel kernel) {
         return selector.report(Checks.notNull("kernel", kernel));
+    }
+
+    /**
+     * As {@link #compileReport(Kernel)}, for launches in CTAs of shape {@code blockDim}: the listing of the code
+     * those CTAs run, compiled as such a launch compiles it (a launch of that shape then compiles nothing).
+     */
+    public CompileReport compileReport(Kernel kernel, Dim3 blockDim) {
+        return selector.report(Checks.notNull("kernel", kernel), Checks.notNull("blockDim", blockDim));
     }
 
     /** Stops the SM workers. Queued launches fail. Idempotent. */
@@ -228,14 +237,13 @@ public final class Device implements AutoCloseable {
         Checks.check(launch.sharedMemoryBytes() <= limit,
                 "sharedMemoryBytes must be <= the device's %d bytes of shared memory per CTA: %d", limit, launch.sharedMemoryBytes());
         boolean declared = launch.sharedMemoryBytes() > 0;
-        CompiledKernel compiled = selector.select(kernel);
         int sharedLimit = declared ? launch.sharedMemoryBytes() : limit;
         String sharedLimitName = declared ? "launch's declared sharedMemoryBytes" : "device's per-CTA shared memory limit";
         if (profiled) {
-            return new LaunchJob(kernel, LaunchProfiler.of(kernel, compiled, config.warpSize()), g, b, config.warpSize(),
+            return new LaunchJob(kernel, LaunchProfiler.of(kernel, selector, b, config.warpSize()), g, b, config.warpSize(),
                     engine.smCount(), sharedLimit, sharedLimitName);
         }
-        return new LaunchJob(kernel, compiled.bind(kernel), g, b, config.warpSize(), engine.smCount(), sharedLimit,
+        return new LaunchJob(kernel, selector.bind(kernel, b), g, b, config.warpSize(), engine.smCount(), sharedLimit,
                 sharedLimitName);
     }
 

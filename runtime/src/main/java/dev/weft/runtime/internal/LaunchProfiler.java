@@ -1,5 +1,6 @@
 package dev.weft.runtime.internal;
 
+import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.LaunchProfile;
 import dev.weft.runtime.spi.CompiledKernel;
@@ -40,15 +41,19 @@ public final class LaunchProfiler {
         this.totals = new long[counting == null ? 0 : counting.counterCount()];
     }
 
-    /** A profiler for one launch of {@code kernel}, compiled as {@code compiled}, on warps of {@code warpSize}. */
-    public static LaunchProfiler of(Kernel kernel, CompiledKernel compiled, int warpSize) {
+    /**
+     * A profiler for one launch of {@code kernel} in CTAs of shape {@code block}, with the executor {@code selector}
+     * chooses, on warps of {@code warpSize}.
+     */
+    public static LaunchProfiler of(Kernel kernel, KernelSelector selector, Dim3 block, int warpSize) {
         String name = KernelNames.of(kernel);
-        String executor = compiled.report().executor();
+        CompiledKernel compiled = selector.select(kernel);
+        String executor = compiled.executor();
         ProfiledProgram counting;
         try {
             counting = compiled.bindProfiled(kernel);
         } catch (UnsupportedOperationException e) {
-            return new LaunchProfiler(name, executor, warpSize, compiled.bind(kernel), null, e.getMessage());
+            return new LaunchProfiler(name, executor, warpSize, selector.bind(kernel, block), null, e.getMessage());
         }
         return new LaunchProfiler(name, executor, warpSize, counting, counting, "");
     }

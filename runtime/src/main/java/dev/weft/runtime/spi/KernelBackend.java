@@ -1,5 +1,6 @@
 package dev.weft.runtime.spi;
 
+import dev.weft.Dim3;
 import dev.weft.Kernel;
 
 /** A compiling executor, found with {@link java.util.ServiceLoader}. Implementations are thread-safe. */
@@ -17,6 +18,17 @@ public interface KernelBackend {
      * @return the compiled kernel, or the reasons it cannot be compiled, one line per construct
      */
     Compilation compile(Kernel kernel, DeviceShape device);
+
+    /**
+     * As {@link #compile(Kernel, DeviceShape)}, for a first launch whose CTAs have the shape {@code block}: the
+     * backend may compile only what CTAs of that shape run, and compile for other shapes when a launch first binds
+     * them ({@link CompiledKernel#bind(Kernel, Dim3)}). The default compiles for every shape.
+     *
+     * @param block the first launch's blockDim
+     */
+    default Compilation compile(Kernel kernel, DeviceShape device, Dim3 block) {
+        return compile(kernel, device);
+    }
 
     /**
      * Prepares the compiler in the background, once per JVM, when the first device that may compile is

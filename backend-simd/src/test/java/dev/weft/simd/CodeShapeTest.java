@@ -2,6 +2,7 @@ package dev.weft.simd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
@@ -171,7 +172,9 @@ class CodeShapeTest {
                 c[row * n + col] = sum;
             };
             // The methods per resume point come from a background compile: launch once they are in place.
+            // Every variant (a report's class), and the one these CTAs run (the launch's class).
             device.compileReport(k);
+            device.compileReport(k, Dim3.of(16, 16));
             assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
             device.launch(Dim3.of(n / 16, n / 16), Dim3.of(16, 16), k);
         } finally {
@@ -196,21 +199,30 @@ class CodeShapeTest {
         try (Stream<Path> files = Files.walk(dir)) {
             classes = files.filter(f -> f.getFileName().toString().contains("resumeMethodsReducible")).toList();
         }
-        assertEquals(1, classes.size(), classes::toString);
-        ClassModel cls = ClassFile.of().parse(Files.readAllBytes(classes.get(0)));
-        List<String> names = cls.methods().stream().map(m -> m.methodName().stringValue()).toList();
-        for (String v : List.of("rowAligned", "general")) {
-            for (String m : List.of(v, v + "$0", v + "$1", v + "$2")) {
-                assertTrue(names.contains(m), m + " missing: " + names);
+        assertEquals(2, classes.size(), classes::toString);
+        ClassModel every = null;
+        for (Path p : classes) {
+            ClassModel cls = ClassFile.of().parse(Files.readAllBytes(p));
+            List<String> names = cls.methods().stream().map(m -> m.methodName().stringValue()).toList();
+            if (names.contains("general")) {
+                every = cls;
+                for (String v : List.of("rowAligned", "general")) {
+                    for (String m : List.of(v, v + "$0", v + "$1", v + "$2")) {
+                        assertTrue(names.contains(m), m + " missing: " + names);
+                    }
+                }
+            } else {
+                assertEquals(3, names.stream().filter(m -> m.contains("$")).count(), "the launch's variant's resume methods: " + names);
+            }
+            for (MethodModel m : cls.methods()) {
+                String name = m.methodName().stringValue();
+                if (name.contains("$")) {
+                    assertTrue(reducible(m.code().orElseThrow()), name + " has a loop entered in its middle");
+                }
             }
         }
-        for (MethodModel m : cls.methods()) {
-            String name = m.methodName().stringValue();
-            if (name.contains("$")) {
-                assertTrue(reducible(m.code().orElseThrow()), name + " has a loop entered in its middle");
-            }
-        }
-        MethodModel general = cls.methods().stream().filter(m -> m.methodName().stringValue().equals("rowAligned")).findFirst().orElseThrow();
+        assertNotNull(every, "the report's class with every variant");
+        MethodModel general = every.methods().stream().filter(m -> m.methodName().stringValue().equals("rowAligned")).findFirst().orElseThrow();
         assertFalse(reducible(general.code().orElseThrow()), "the check finds nothing: the general method resumes into its loop");
     }
 

@@ -67,12 +67,20 @@ public final class Differential implements AutoCloseable {
     }
 
     /**
+     * The compile report of the kernel {@code make} builds for launches in CTAs of shape {@code block}, on the SIMD
+     * device: compiled as such a launch compiles it.
+     */
+    public CompileReport report(Dim3 block, Function<Object[], Kernel> make, Object... data) {
+        return simd.compileReport(make.apply(copy(data)), block);
+    }
+
+    /**
      * Compiles, waits for the background compile of the methods per resume point, then checks as {@link
      * #check(Dim3, Dim3, Function, Object...)}: so a kernel with barriers runs those methods, not its general ones.
      */
     public Object[] checkOnResumeMethods(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data)
             throws InterruptedException {
-        report(make, data);
+        report(block, make, data);
         assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
         return check(grid, block, make, data);
     }

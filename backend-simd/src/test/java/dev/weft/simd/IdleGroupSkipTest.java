@@ -294,7 +294,7 @@ class IdleGroupSkipTest {
     @Test
     void barrierNotReachedByAllThreads_stillFails() throws InterruptedException {
         Object[] data = {new float[3]};
-        d.report(IdleGroupSkipTest::treeWithReturn, data);
+        d.report(Dim3.of(64), IdleGroupSkipTest::treeWithReturn, data);
         assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
         Dim3 grid = Dim3.of(3);
         Dim3 block = Dim3.of(64);

@@ -130,7 +130,7 @@ class ResumeSpillTest {
     @Test
     void barrierNotReachedByAllThreads_stillFails() throws InterruptedException {
         Object[] data = {new int[3 * 64]};
-        d.report(ResumeSpillTest::barrierNotReached, data);
+        d.report(Dim3.of(64), ResumeSpillTest::barrierNotReached, data);
         assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
         Dim3 grid = Dim3.of(3);
         Dim3 block = Dim3.of(64);

@@ -204,7 +204,7 @@ class ShortPhasesTest {
         // Thread 200 (a group passed over at that level, between others passed over) and thread 1000.
         for (int[] c : new int[][] {{256, 200}, {1024, 1000}, {256, 5}}) {
             Object[] data = {new float[3], c[1]};
-            d.report(ShortPhasesTest::treeQuit, data);
+            d.report(Dim3.of(c[0]), ShortPhasesTest::treeQuit, data);
             assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
             Dim3 grid = Dim3.of(3);
             Dim3 block = Dim3.of(c[0]);
@@ -295,7 +295,7 @@ class ShortPhasesTest {
     @Test
     void warpReturnsByUniformBranch_barrierNotReached_stillFails() throws InterruptedException {
         Object[] data = {new float[3 * 128]};
-        d.report(ShortPhasesTest::warpQuits, data);
+        d.report(Dim3.of(128), ShortPhasesTest::warpQuits, data);
         assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
         Dim3 grid = Dim3.of(3);
         Dim3 block = Dim3.of(128);

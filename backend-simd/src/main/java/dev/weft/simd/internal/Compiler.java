@@ -1,5 +1,6 @@
 package dev.weft.simd.internal;
 
+import dev.weft.Dim3;
 import dev.weft.runtime.spi.CtaProgram;
 import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
@@ -57,8 +58,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the compiler's own) and took 67 ms of the compiling thread's CPU instead of 100, the tiled sgemm 100 instead of
  * 144 (see README's first-launch section). Also: each analysis computed once per compilation, and the warm-up
  * ({@link WarmUp}) taking the compiler down every kind of path once in the background. Kernels with many
- * parameters paid besides for the binder's method-handle chain (see {@link Binder}). Not done: generating only
- * the variant a launch needs (the generated class dispatches to every variant statically).
+ * parameters paid besides for the binder's method-handle chain (see {@link Binder}). A launch's compile generates
+ * only the variant its CTA shape runs ({@link Menu}); a report generates them all.
  *
  * <p>Tried and rejected: the CTA-shape variants as a second tier. A first compile that generated only the general
  * variant (with barriers, the rowAligned one too, whose kept values the listing shows), the whole class following
@@ -145,9 +146,59 @@ final class Compiler {
      * @param listing the teaching view, built when first asked for
      * @param compileNanos how long the compilation took
      * @param profiling the counters, for a profiling variant; null for the ordinary code
+     * @param menu the kernel's variants, to choose which one a launch's CTA shape runs
+     * @param own the one variant this code has, where it was compiled for a CTA shape; null where it has them all
      */
     record Code(Entry entry, List<Param> params, LazyListing listing, long compileNanos,
-            Profiling profiling, Resumed resumed) {
+            Profiling profiling, Resumed resumed, Menu menu, Menu own) {
+
+        /** Whether this code runs CTAs of shape {@code block}. */
+        boolean serves(Dim3 block) {
+            return own == null || own.serves(block);
+        }
+    }
+
+    /**
+     * A kernel's CTA-shape variants in runCta's dispatch order, for the first group size the compiler tries: which
+     * one CTAs of a given shape run. A launch's compile generates only that one (a class with the others is
+     * compiled when a report asks for the listing, or a profiled launch). Measured (FirstCompileBenchmark, the
+     * first kernel compiled at once after the device was created, 5 fresh JVMs each, medians): saxpy 69 to 30 ms,
+     * black-scholes 73 to 61, n-body 74 to 50, mandelbrot 47 to 26, reduction 99 to 51, scan 76 to 65, tiled
+     * sgemm 105 to 77. Codes are cached by the menu's choice, so every shape the menu gives one variant runs one
+     * code; a kernel too large for the first group tried compiles in smaller groups, where the variant that serves
+     * the compile's shape may not serve every shape of that choice, so a launch checks ({@link Code#serves}).
+     */
+    static final class Menu {
+        private final List<CodeGen.Variant> variants;
+        private final int group;
+
+        private Menu(List<CodeGen.Variant> variants, int group) {
+            this.variants = variants;
+            this.group = group;
+        }
+
+        /** The variants' names, layouts and groups, without their analyses (a menu outlives the compile). */
+        static Menu of(List<CodeGen.Variant> variants, int group) {
+            List<CodeGen.Variant> bare = new ArrayList<>();
+            for (CodeGen.Variant v : variants) {
+                bare.add(new CodeGen.Variant(v.method(), v.layout(), null, null, v.group(), null));
+            }
+            return new Menu(List.copyOf(bare), group);
+        }
+
+        /** The variant that CTAs of shape {@code block} run; null if none does. */
+        String choose(Dim3 block) {
+            for (CodeGen.Variant v : variants) {
+                if (CodeGen.serves(v, group, block.x(), block.y(), block.z())) {
+                    return v.method();
+                }
+            }
+            return null;
+        }
+
+        boolean serves(Dim3 block) {
+            return choose(block) != null;
+        }
     }
 
     /**
@@ -323,6 +374,14 @@ final class Compiler {
      * {@link Profiling}), in groups of whole warps.
      */
     static Code compile(LambdaSource src, int warpSize, boolean profiled) {
+        return compile(src, warpSize, profiled, null);
+    }
+
+    /**
+     * As {@link #compile(LambdaSource, int, boolean)}; with a {@code block}, only the variant that CTAs of that shape
+     * run (see {@link Menu}).
+     */
+    static Code compile(LambdaSource src, int warpSize, boolean profiled, Dim3 block) {
         if (WARM_UP_YIELDS) {
             Background.yieldToForeground();
         }
@@ -397,6 +456,7 @@ final class Compiler {
             }
         }
         Decline tooLarge = null;
+        Menu menu = null;
         for (; group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize); group /= 2) {
             boolean withinWarp = group <= warpSize;
             // varyingLengths reads the shapes the nodes hold: apply each analysis before it (see Uniformity#apply).
@@ -449,16 +509,48 @@ final class Compiler {
                     && !(registerRows && narrow == Lanes.L32)) {
                 variants.add(new CodeGen.Variant("rowAlignedNarrow", CodeGen.Layout.ROWS, ua, pa, narrow));
             }
+            MaskPlan pb = readsThreadIdx ? analyses.plan(ub) : null;
+            if (readsThreadIdx) {
+                variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
+            }
+            if (menu == null) {
+                menu = Menu.of(variants, group);
+            }
+            if (block != null) {
+                // A launch binds one class, so the other variants would only lengthen its compile.
+                CodeGen.Variant only = null;
+                for (CodeGen.Variant v : variants) {
+                    if (only == null && CodeGen.serves(v, group, block.x(), block.y(), block.z())) {
+                        only = v;
+                    }
+                }
+                if (only == null) {
+                    throw new IllegalStateException("internal error in Weft (please report): no variant of " + name
+                            + " serves CTAs of blockDim " + block);
+                }
+                variants.clear();
+                variants.add(only);
+            }
+            boolean listsRows = false;
+            boolean listsRegisterRows = false;
+            boolean listsGeneral = false;
+            for (CodeGen.Variant v : variants) {
+                listsRegisterRows |= v.method().equals("registerRows");
+                listsGeneral |= v.method().equals("general");
+                listsRows |= !v.method().equals("registerRows") && !v.method().equals("general");
+            }
             List<Listing.Variant> listed = new ArrayList<>();
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
             java.util.Map<Block, List<String>> keptRows = new java.util.IdentityHashMap<>();
             java.util.Map<Block, List<String>> keptGeneral = new java.util.IdentityHashMap<>();
             java.util.Map<String, java.util.Map<Block, List<String>>> keptLists = new java.util.HashMap<>();
-            listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
-                    + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform"
-                    + (hasNarrow(variants) ? "; the same code also runs in groups of " + narrow
-                            + " threads when blockDim.x is a multiple of " + narrow : ""), ua, pa, keptRows));
-            if (registerRows) {
+            if (listsRows) {
+                listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
+                        + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform"
+                        + (hasNarrow(variants) ? "; the same code also runs in groups of " + narrow
+                                + " threads when blockDim.x is a multiple of " + narrow : ""), ua, pa, keptRows));
+            }
+            if (listsRegisterRows) {
                 java.util.Map<Block, List<String>> keptRegisterRows = new java.util.IdentityHashMap<>();
                 keptLists.put("registerRows", keptRegisterRows);
                 listed.add(new Listing.Variant("per group of " + group + " threads, when each register lies within one row"
@@ -466,9 +558,7 @@ final class Compiler {
                         + " threadIdx.y and .z uniform in each register (a scalar per register), other values as in any CTA shape",
                         ub, analyses.plan(ub), keptRegisterRows, perRegister, group <= warpSize));
             }
-            if (readsThreadIdx) {
-                MaskPlan pb = analyses.plan(ub);
-                variants.add(new CodeGen.Variant("general", CodeGen.Layout.GENERAL, ub, pb));
+            if (listsGeneral) {
                 listed.add(new Listing.Variant("per group of " + group + " threads, any other CTA shape: threadIdx.x, .y, .z varying", ub, pb, keptGeneral));
             }
             Profiling profiling = profiled ? new Profiling(g, warpSize, group) : null;
@@ -583,6 +673,8 @@ final class Compiler {
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
                         + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
                         + (c1Failed ? "; JIT: tiered (C1 could not be excluded: large kernels may stay slow)" : "; JIT: C2 (C1 excluded)")
+                        + (block == null ? "" : "\nfor CTAs of blockDim " + block.x() + " x " + block.y() + " x " + block.z()
+                                + " and the shapes that run the same variant; other shapes compile when a launch first needs them")
                         + (tiered ? "\nthe methods per resume point are compiled in the background; launches run the general"
                                 + " methods until they are ready" : "");
                 LazyListing listing = new LazyListing(g, cfg, header, listed, gen.stridePaths(), variants);
@@ -593,7 +685,8 @@ final class Compiler {
                     resumed = new Resumed();
                     Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
                 }
-                return new Code(entry, List.copyOf(g.params), listing, nanos, profiling, resumed);
+                return new Code(entry, List.copyOf(g.params), listing, nanos, profiling, resumed, menu,
+                        block == null ? null : Menu.of(variants, group));
             } catch (ReflectiveOperationException | LinkageError e) {
                 throw new IllegalStateException("internal error in Weft (please report): generated class for " + name
                         + " does not load: " + e, e);

@@ -1,5 +1,6 @@
 package dev.weft.simd.internal;
 
+import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.CompileReport;
 import dev.weft.runtime.spi.Compilation;
@@ -22,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Compilations are cached per implementation method and warp size, so a second launch, or another lambda
  * class with the same implementation method (a method reference used twice), compiles nothing; declines are
- * cached too.
+ * cached too. A launch compiles only the CTA-shape variant its CTAs run ({@link Compiler.Menu}); a launch in CTAs
+ * of a shape that runs another variant compiles that one on first use, and a report compiles them all.
  */
 public final class SimdBackend implements KernelBackend {
 
@@ -32,25 +34,32 @@ public final class SimdBackend implements KernelBackend {
         private final String descriptor;
         private final int warpSize;
         private final boolean profiled;
+        /** The CTA-shape variant compiled ({@link Compiler.Menu}); {@link #ALL} for a class with every variant. */
+        private final String variant;
 
-        Key(String method, String descriptor, int warpSize, boolean profiled) {
+        Key(String method, String descriptor, int warpSize, boolean profiled, String variant) {
             this.method = method;
             this.descriptor = descriptor;
             this.warpSize = warpSize;
             this.profiled = profiled;
+            this.variant = variant;
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k && k.method.equals(method) && k.descriptor.equals(descriptor)
-                    && k.warpSize == warpSize && k.profiled == profiled;
+                    && k.warpSize == warpSize && k.profiled == profiled && k.variant.equals(variant);
         }
 
         @Override
         public int hashCode() {
-            return ((method.hashCode() * 31 + descriptor.hashCode()) * 31 + warpSize) * 2 + (profiled ? 1 : 0);
+            return (((method.hashCode() * 31 + descriptor.hashCode()) * 31 + warpSize) * 31 + variant.hashCode()) * 2
+                    + (profiled ? 1 : 0);
         }
     }
+
+    /** {@link Key#variant} of a compilation with every CTA-shape variant. */
+    private static final String ALL = "";
 
     /** A compilation, or the reasons there is none. */
     private record Outcome(Compiler.Code code, List<String> reasons) {
@@ -63,6 +72,14 @@ public final class SimdBackend implements KernelBackend {
     private static final ClassValue<ConcurrentHashMap<Key, Outcome>> CACHE = new ClassValue<>() {
         @Override
         protected ConcurrentHashMap<Key, Outcome> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
+    /** Each kernel's menu of CTA-shape variants, by the key of its class with every variant, once one compiled. */
+    private static final ClassValue<ConcurrentHashMap<Key, Compiler.Menu>> MENUS = new ClassValue<>() {
+        @Override
+        protected ConcurrentHashMap<Key, Compiler.Menu> computeValue(Class<?> type) {
             return new ConcurrentHashMap<>();
         }
     };
@@ -84,13 +101,19 @@ public final class SimdBackend implements KernelBackend {
 
     @Override
     public Compilation compile(Kernel kernel, DeviceShape device) {
+        return compile(kernel, device, null);
+    }
+
+    /** With a {@code block}, compiles only the variant CTAs of that shape run; null: every variant. */
+    @Override
+    public Compilation compile(Kernel kernel, DeviceShape device, Dim3 block) {
         // A user's compile: the background work (warm-up, methods per resume point) waits meanwhile.
         boolean foreground = !Background.isBackground();
         if (foreground) {
             Background.foregroundBegin();
         }
         try {
-            return compile0(kernel, device);
+            return compile0(kernel, device, block);
         } finally {
             if (foreground) {
                 Background.foregroundEnd();
@@ -98,7 +121,7 @@ public final class SimdBackend implements KernelBackend {
         }
     }
 
-    private Compilation compile0(Kernel kernel, DeviceShape device) {
+    private Compilation compile0(Kernel kernel, DeviceShape device, Dim3 block) {
         LambdaSource src;
         try {
             src = LambdaSource.of(kernel);
@@ -111,27 +134,60 @@ public final class SimdBackend implements KernelBackend {
         } catch (ClassNotFoundException | LinkageError e) {
             owner = kernel.getClass();
         }
-        Outcome o = outcome(owner, src, device.warpSize(), false);
+        Outcome o = outcome(owner, src, device.warpSize(), false, block);
         if (o.code() == null) {
             return new Compilation.Declined(o.reasons());
         }
         try {
-            Binder binder = Binder.create(kernel.getClass(), src.lambda, o.code().entry(), o.code().params(), src.loader);
-            SimdKernel compiled = new SimdKernel(o.code(), binder, kernel.getClass(), owner, src, device.warpSize());
-            if (o.code().resumed() != null) {
-                o.code().resumed().whenReady(compiled);
-            }
+            SimdKernel compiled = new SimdKernel(kernel.getClass(), owner, src, device.warpSize(), o.code().menu());
+            compiled.add(o.code(), block);
             return new Compilation.Compiled(compiled);
         } catch (Decline d) {
             return new Compilation.Declined(d.reasons());
         }
     }
 
-    /** The cached compilation of the kernel (or its profiling variant), compiling it on first use. */
-    private static Outcome outcome(Class<?> owner, LambdaSource src, int warpSize, boolean profiled) {
-        Key key = new Key(src.implMethod, src.implDescriptor, warpSize, profiled);
-        // Not a lambda: each lambda spins a class the first time it runs, a cost of every first compile.
-        return CACHE.get(owner).computeIfAbsent(key, new Compile(src, warpSize, profiled));
+    /**
+     * The cached compilation of the kernel (or its profiling variant), compiling it on first use: with a
+     * {@code block}, of the variant CTAs of that shape run; null, of every variant.
+     */
+    private static Outcome outcome(Class<?> owner, LambdaSource src, int warpSize, boolean profiled, Dim3 block) {
+        Key all = new Key(src.implMethod, src.implDescriptor, warpSize, profiled, ALL);
+        ConcurrentHashMap<Key, Outcome> cache = CACHE.get(owner);
+        if (block == null) {
+            // Not a lambda: each lambda spins a class the first time it runs, a cost of every first compile.
+            return remember(owner, all, cache.computeIfAbsent(all, new Compile(src, warpSize, profiled, null)));
+        }
+        Outcome declined = cache.get(all);
+        if (declined != null && declined.code() == null) {
+            return declined;
+        }
+        Compiler.Menu menu = MENUS.get(owner).get(all);
+        if (menu == null) {
+            // The kernel's first compile: its menu is known once it has been parsed, so the outcome is filed under
+            // the variant chosen then (two threads racing here may both compile it).
+            Outcome o = new Compile(src, warpSize, profiled, block).apply(all);
+            if (o.code() == null) {
+                cache.putIfAbsent(all, o);
+                return o;
+            }
+            remember(owner, all, o);
+            Outcome first = cache.putIfAbsent(variantKey(all, o.code().menu().choose(block)), o);
+            return first != null ? first : o;
+        }
+        return cache.computeIfAbsent(variantKey(all, menu.choose(block)), new Compile(src, warpSize, profiled, block));
+    }
+
+    private static Key variantKey(Key all, String variant) {
+        return new Key(all.method, all.descriptor, all.warpSize, all.profiled, variant);
+    }
+
+    /** Files the menu of a compiled outcome (see {@link #MENUS}). */
+    private static Outcome remember(Class<?> owner, Key all, Outcome o) {
+        if (o.code() != null && o.code().menu() != null) {
+            MENUS.get(owner).putIfAbsent(all, o.code().menu());
+        }
+        return o;
     }
 
     /** Compiles a kernel into its cache entry (see {@link #outcome}). */
@@ -139,17 +195,19 @@ public final class SimdBackend implements KernelBackend {
         private final LambdaSource src;
         private final int warpSize;
         private final boolean profiled;
+        private final Dim3 block;
 
-        Compile(LambdaSource src, int warpSize, boolean profiled) {
+        Compile(LambdaSource src, int warpSize, boolean profiled, Dim3 block) {
             this.src = src;
             this.warpSize = warpSize;
             this.profiled = profiled;
+            this.block = block;
         }
 
         @Override
         public Outcome apply(Key key) {
             try {
-                return new Outcome(Compiler.compile(src, warpSize, profiled), null);
+                return new Outcome(Compiler.compile(src, warpSize, profiled, block), null);
             } catch (Decline d) {
                 return new Outcome(null, d.reasons());
             }
@@ -158,7 +216,7 @@ public final class SimdBackend implements KernelBackend {
 
     /** Compiles the profiling variant and its binder; throws UnsupportedOperationException saying why not. */
     private static Profiled profilingBinder(Class<?> kernelClass, Class<?> owner, LambdaSource src, int warpSize) {
-        Outcome o = outcome(owner, src, warpSize, true);
+        Outcome o = outcome(owner, src, warpSize, true, null);
         try {
             if (o.code() != null) {
                 Code code = o.code();
@@ -194,26 +252,29 @@ public final class SimdBackend implements KernelBackend {
         }
     }
 
-    /** One kernel class compiled: the shared code and this class's binder. */
-    private static final class SimdKernel implements CompiledKernel, Compiler.Upgradable {
-        private final Compiler.Code code;
-        /** The binder of the kernel's class; replaced once by the second tier's (see {@link Compiler.Resumed}). */
+    /** One compiled class of a kernel and this kernel class's binder for it. */
+    private static final class Bound implements Compiler.Upgradable {
+        final Compiler.Code code;
+        /** Replaced once by the second tier's (see {@link Compiler.Resumed}). */
         private volatile Binder binder;
         private final Class<?> kernelClass;
-        /** The class of the implementation method, whose cache holds the profiling variant. */
-        private final Class<?> implOwner;
         private final LambdaSource src;
-        private final int warpSize;
-        private volatile Profiled profiled;
-        private volatile boolean directiveChecked;
 
-        SimdKernel(Compiler.Code code, Binder binder, Class<?> kernelClass, Class<?> implOwner, LambdaSource src, int warpSize) {
+        /** {@link #NONE}. */
+        private Bound() {
+            this.code = null;
+            this.kernelClass = null;
+            this.src = null;
+        }
+
+        Bound(Compiler.Code code, Class<?> kernelClass, LambdaSource src) {
             this.code = code;
-            this.binder = binder;
             this.kernelClass = kernelClass;
-            this.implOwner = implOwner;
             this.src = src;
-            this.warpSize = warpSize;
+            this.binder = Binder.create(kernelClass, src.lambda, code.entry(), code.params(), src.loader);
+            if (code.resumed() != null) {
+                code.resumed().whenReady(this);
+            }
         }
 
         /** The second tier is defined: launches bind its class from now on (the same parameters, the same results). */
@@ -225,6 +286,103 @@ public final class SimdBackend implements KernelBackend {
                 // The first class's binder was built from the same parameters, so this does not happen; if it did,
                 // the first class would stay, with the same results.
             }
+        }
+    }
+
+    /**
+     * One kernel class compiled: its classes (one with every CTA-shape variant, and one per variant a launch
+     * needed) and their binders.
+     */
+    private static final class SimdKernel implements CompiledKernel {
+        private final Class<?> kernelClass;
+        /** The class of the implementation method, whose cache holds the kernel's compilations. */
+        private final Class<?> implOwner;
+        private final LambdaSource src;
+        private final int warpSize;
+        private final Compiler.Menu menu;
+        /** The class with every variant, once compiled: it serves every CTA shape. */
+        private volatile Bound all;
+        /** The classes of one variant, by the menu's name; {@link #NONE} where that variant did not compile. */
+        private final ConcurrentHashMap<String, Bound> byVariant = new ConcurrentHashMap<>();
+        private volatile Profiled profiled;
+        private volatile boolean directiveChecked;
+
+        SimdKernel(Class<?> kernelClass, Class<?> implOwner, LambdaSource src, int warpSize, Compiler.Menu menu) {
+            this.kernelClass = kernelClass;
+            this.implOwner = implOwner;
+            this.src = src;
+            this.warpSize = warpSize;
+            this.menu = menu;
+        }
+
+        /** Takes this kernel's class compiled for CTAs of shape {@code block} (null: for every shape). */
+        void add(Compiler.Code code, Dim3 block) {
+            Bound b = new Bound(code, kernelClass, src);
+            if (code.own() == null) {
+                all = b;
+            } else {
+                byVariant.putIfAbsent(menu.choose(block), b);
+            }
+        }
+
+        /**
+         * The class of the variant CTAs of shape {@code block} run, compiling it on first use, even where the class
+         * with every variant exists (a report's): launches always run the class of their variant, the code
+         * measured and tested. Null if neither compiles.
+         */
+        private Bound forShape(Dim3 block) {
+            String variant = menu.choose(block);
+            Bound b = byVariant.get(variant);
+            if (b == null) {
+                b = byVariant.computeIfAbsent(variant, new CompileFor(block));
+            }
+            // A kernel compiled in a smaller group than the menu's may need another variant for this shape.
+            return b != NONE && b.code.serves(block) ? b : withAll();
+        }
+
+        /** Compiles the variant for a shape (see {@link #forShape}). */
+        private final class CompileFor implements java.util.function.Function<String, Bound> {
+            private final Dim3 block;
+
+            CompileFor(Dim3 block) {
+                this.block = block;
+            }
+
+            @Override
+            public Bound apply(String variant) {
+                Outcome o = outcome(implOwner, src, warpSize, false, block);
+                if (o.code() == null) {
+                    return NONE;
+                }
+                try {
+                    return new Bound(o.code(), kernelClass, src);
+                } catch (Decline d) {
+                    return NONE;
+                }
+            }
+        }
+
+        /** The class with every variant, compiling it on first use; null if it does not compile. */
+        private Bound withAll() {
+            Bound a = all;
+            if (a == null) {
+                synchronized (this) {
+                    a = all;
+                    if (a == null) {
+                        Outcome o = outcome(implOwner, src, warpSize, false, null);
+                        if (o.code() == null) {
+                            return null;
+                        }
+                        try {
+                            a = new Bound(o.code(), kernelClass, src);
+                        } catch (Decline d) {
+                            return null;
+                        }
+                        all = a;
+                    }
+                }
+            }
+            return a;
         }
 
         /** Compiles the profiling variant on the first profiled launch (the backend caches it per method). */
@@ -239,20 +397,66 @@ public final class SimdBackend implements KernelBackend {
             return new ProfiledLaunch(p.binder().bind(kernel), p.profiling());
         }
 
+        /**
+         * The listing of the class with every variant (compiled now if launches compiled only theirs). Where that
+         * class does not compile (too large, where the variants a launch needed fit), the listing of those.
+         */
         @Override
         public CompileReport report() {
-            // The listing is written on the first call (a launch never needs it), then kept by the code.
-            return new CompileReport("simd", true, List.of(), code.listing().get());
+            Bound a = withAll();
+            if (a != null) {
+                // The listing is written on the first call (a launch never needs it), then kept by the code.
+                return new CompileReport("simd", true, List.of(), a.code.listing().get());
+            }
+            List<String> reasons = outcome(implOwner, src, warpSize, false, null).reasons();
+            StringBuilder listing = new StringBuilder();
+            for (Bound b : byVariant.values()) {
+                if (b != NONE) {
+                    listing.append(b.code.listing().get()).append('\n');
+                }
+            }
+            return new CompileReport("simd", true, reasons, listing + "CTA shapes that run no variant above may not compile: "
+                    + String.join("; ", reasons));
+        }
+
+        /** The listing of the class a launch in CTAs of shape {@code block} runs (compiled now if need be). */
+        @Override
+        public CompileReport report(Dim3 block) {
+            Bound b = forShape(block);
+            return b == null ? null : new CompileReport("simd", true, List.of(), b.code.listing().get());
+        }
+
+        @Override
+        public String executor() {
+            return "simd";
         }
 
         @Override
         public CtaProgram bind(Kernel kernel) {
+            Bound a = withAll();
+            if (a == null) {
+                throw new UnsupportedOperationException("simd backend: compiled this kernel only for some CTA shapes;"
+                        + " bind it with the launch's blockDim");
+            }
+            return bind(kernel, a);
+        }
+
+        @Override
+        public CtaProgram bind(Kernel kernel, Dim3 block) {
+            Bound b = forShape(block);
+            return b == null ? null : bind(kernel, b);
+        }
+
+        private CtaProgram bind(Kernel kernel, Bound b) {
             if (!directiveChecked) {
                 // Before the kernel first runs: C1 must never compile it (C1Exclusion).
                 C1Exclusion.ensure();
                 directiveChecked = true;
             }
-            return binder.bind(kernel);
+            return b.binder.bind(kernel);
         }
     }
+
+    /** {@link SimdKernel}'s mark of a variant that does not compile. */
+    private static final Bound NONE = new Bound();
 }

@@ -73,17 +73,21 @@ final class WarmUp {
             for (int i = 0; i < n; i++) {
                 x[i] = i * 0.25f;
             }
+            Dim3 grid = new Dim3((n + BLOCK - 1) / BLOCK, 1, 1);
+            Dim3 block = new Dim3(BLOCK, 1, 1);
+            // Compiled as a launch compiles them: the variant their CTAs run (see Compiler.Menu).
             Kernel[] kernels = {saxpy(x, y, 2f), escape(out, 0.5f / n, 64), parity(x, y, 0.5f)};
             CtaProgram[] programs = new CtaProgram[kernels.length];
             for (int k = 0; k < kernels.length; k++) {
-                if (backend.compile(kernels[k], shape) instanceof Compilation.Compiled c) {
-                    programs[k] = c.kernel().bind(kernels[k]);
+                if (backend.compile(kernels[k], shape, block) instanceof Compilation.Compiled c) {
+                    programs[k] = c.kernel().bind(kernels[k], block);
                 }
             }
             // Compiled and bound, never run: they take the compiler down the paths the three above do not
             // (barriers and phases, 2D variants, shared memory, atomics, warp shuffles, many parameters), so that
             // a user kernel's first compile finds that code loaded, linked and partly JIT-compiled. Not run,
-            // so that the Vector API's profiles stay those of the kernels above.
+            // so that the Vector API's profiles stay those of the kernels above. Every variant: a report, or a
+            // launch in CTAs of another shape, compiles the others.
             float[] z = new float[n];
             Kernel[] paths = {tile(x, y, z, 19), options(n, 0.02f, 0.3f, x, y, z, out, 1.5f, 2, 0.25),
                     histogram(out, new int[64]), warpSum(x, y)};
@@ -97,8 +101,6 @@ final class WarmUp {
             Background.yieldToForeground();
             Objects.requireNonNull(Permutes.SCAN_LAST);
             Objects.requireNonNull(Lanes.Wide.DS);
-            Dim3 grid = new Dim3((n + BLOCK - 1) / BLOCK, 1, 1);
-            Dim3 block = new Dim3(BLOCK, 1, 1);
             Cta cta = new Cta();
             for (int round = 0; round < ROUNDS; round++) {
                 for (CtaProgram p : programs) {

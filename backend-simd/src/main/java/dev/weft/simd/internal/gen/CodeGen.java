@@ -918,8 +918,24 @@ public final class CodeGen {
     }
 
     /**
+     * Whether {@code v}, in a class whose groups have {@code group} threads, serves CTAs of blockDim {@code x},
+     * {@code y}, {@code z}: the test {@link #layoutTest} generates, in Java.
+     */
+    public static boolean serves(Variant v, int group, int x, int y, int z) {
+        int vn = v.group() > 0 ? v.group() : group;
+        if (v.layout() == Layout.LINE) {
+            return y * z == 1;
+        } else if (v.layout() == Layout.ROWS) {
+            return x % vn == 0 || y * z == 1;
+        } else if (v.layout() == Layout.REGISTER_ROWS) {
+            return x % Lanes.L32 == 0;
+        }
+        return true;
+    }
+
+    /**
      * Jumps to {@code next} unless the CTA's shape (blockDim.x, .y, .z in locals {@code xSlot} on) is one the
-     * variant serves: line (1D), rows (groups within x-rows), or general (any).
+     * variant serves: line (1D), rows (groups within x-rows), or general (any). {@link #serves} is the same test.
      */
     private void layoutTest(CodeBuilder cb, Variant v, int xSlot, Label next) {
         int vn = v.group() > 0 ? v.group() : n;

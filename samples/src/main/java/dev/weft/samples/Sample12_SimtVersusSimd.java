@@ -93,7 +93,8 @@ public final class Sample12_SimtVersusSimd {
             double tSimt = Lessons.bestMillis(10, () -> device.launch(grid, block, simt));
             double tSimd = Lessons.bestMillis(10, simd);
             double tRef = Lessons.bestMillis(3, () -> ref.launch(grid, block, reference));
-            CompileReport report = device.compileReport(simt);
+            // The report for this launch's CTA shape: the one variant of the code its 256-thread CTAs run.
+            CompileReport report = device.compileReport(simt, block);
             LaunchProfile profile = device.profile(grid, block, simt);
             System.out.println("  " + n + " elements; the three outputs are identical, bit for bit");
             System.out.println(Lessons.row("SIMT: Weft kernel (" + report.executor() + ")", tSimt));
@@ -108,7 +109,7 @@ public final class Sample12_SimtVersusSimd {
                     100 * profile.warpExecutionEfficiency(), sign.splits(), sign.evaluations());
             System.out.println("  (both sides of a split branch run, each under its mask: lesson 3)");
             System.out.println();
-            System.out.println("  What the SIMD backend made of the kernel (its compile report):");
+            System.out.println("  What the SIMD backend made of the kernel for these CTAs (its compile report for blockDim " + block + "):");
             for (String line : report.listing().split("\n")) {
                 System.out.println("  | " + line);
             }

@@ -1,5 +1,6 @@
 package dev.weft.benchmarks.compiler;
 
+import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.benchmarks.kernels.KernelsForReport;
 import dev.weft.runtime.Device;
@@ -28,16 +29,16 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>First-launch compile time: one shot per fresh JVM (every fork is one), the time the SIMD backend takes to
  * compile a kernel the JVM has never compiled before, called as a first launch calls it (the backend SPI's {@code
- * compile}, which the device's launch and {@code compileReport} both go through): the compile a first launch pays.
- * {@code compileReport} then also writes the listing, which a launch never reads; each fork prints how long that
- * took ({@code # listing}).
+ * compile} with the CTA shape the kernel's benchmark launches it in): the compile a first launch pays, of the one
+ * CTA-shape variant that shape runs. {@code compileReport} compiles every variant and writes the listing, which a
+ * launch never reads; each fork prints how long that took after the launch's compile ({@code # compileReport}).
  * <ul>
  * <li>{@code kernelsBefore = 0}: the first kernel this JVM compiles. It pays for whatever of the compiler's
  * one-time cost (class loading, running the compiler interpreted) the background warm-up, started when the
  * device was created, has not yet absorbed; {@code pauseMs} is the application's own set-up between creating
  * the device and its first launch (0: launch at once).
- * <li>{@code kernelsBefore = 2}: a kernel compiled after two others (the 2nd and 3rd benchmark kernels): the
- * cost of each further kernel.
+ * <li>{@code kernelsBefore = 2}: a kernel compiled after two others (the first two other benchmark kernels,
+ * each for its own launch's shape): the cost of each further kernel.
  * </ul>
  * For a kernel with barriers ({@code sgemm}, {@code reduction}, {@code scan}) this is the first tier: the class
  * with the general methods; the methods per resume point follow from a background compile (see the backend's
@@ -67,6 +68,8 @@ public class FirstCompileBenchmark {
 
     private Device device;
     private Kernel target;
+    /** The CTA shape the kernel's benchmark launches it in: a launch compiles the variant for that shape. */
+    private Dim3 block;
     private KernelBackend simd;
     private DeviceShape shape;
     private long listingNanos;
@@ -99,13 +102,16 @@ public class FirstCompileBenchmark {
         if (target == null) {
             throw new IllegalArgumentException("no benchmark kernel " + kernel + "; have " + all.keySet());
         }
+        var blocks = KernelsForReport.blocks();
+        block = blocks.get(kernel);
         Thread.sleep(pauseMs);
         int compiled = 0;
         for (var e : all.entrySet()) {
             if (compiled == kernelsBefore) {
                 break;
             }
-            if (!e.getKey().equals(kernel) && device.compileReport(e.getValue()).compiled()) {
+            if (!e.getKey().equals(kernel)
+                    && simd.compile(e.getValue(), shape, blocks.get(e.getKey())) instanceof Compilation.Compiled) {
                 compiled++;
             }
         }
@@ -115,7 +121,7 @@ public class FirstCompileBenchmark {
     public void tearDown() {
         System.out.println("# compiling thread CPU: " + (cpuNanos / 100_000) / 10.0 + " ms (" + kernel + ", pauseMs "
                 + pauseMs + ", kernelsBefore " + kernelsBefore + ")");
-        System.out.println("# listing: " + (listingNanos / 100_000) / 10.0 + " ms more for compileReport");
+        System.out.println("# compileReport: " + (listingNanos / 100_000) / 10.0 + " ms more (every variant, and the listing)");
         if (times != null) {
             System.out.println(times);
         }
@@ -129,7 +135,7 @@ public class FirstCompileBenchmark {
         }
         long wall0 = System.nanoTime();
         long cpu0 = threads.getCurrentThreadCpuTime();
-        Compilation c = simd.compile(target, shape);
+        Compilation c = simd.compile(target, shape, block);
         cpuNanos = threads.getCurrentThreadCpuTime() - cpu0;
         if (times != null) {
             times.end(System.nanoTime() - wall0);

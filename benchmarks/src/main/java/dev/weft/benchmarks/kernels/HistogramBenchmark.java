@@ -69,7 +69,7 @@ public class HistogramBenchmark {
     private static final int N = 1 << 22;
     private static final int REFERENCE_N = 1 << 20;
     static final int BINS = 256;
-    private static final int BLOCK = 256;
+    static final int BLOCK = 256;
     static final int CTAS = 64;
     private static final int CHUNK = 1 << 16;
 

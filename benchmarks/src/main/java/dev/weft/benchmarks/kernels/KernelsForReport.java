@@ -1,5 +1,6 @@
 package dev.weft.benchmarks.kernels;
 
+import dev.weft.Dim3;
 import dev.weft.Kernel;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,6 +31,23 @@ public final class KernelsForReport {
         m.put("transpose", TransposeBenchmark.transposeKernel(1, new float[1], new float[1]));
         m.put("scan", ScanBenchmark.scanKernel(1, new int[1], new int[1], new int[1]));
         m.put("stencil", StencilBenchmark.stencilKernel(1, 1, 1f, 1f, new float[1], new float[1]));
+        return m;
+    }
+
+    /** The CTA shape each benchmark launches its kernel in, by benchmark name (a launch compiles for its shape). */
+    public static Map<String, Dim3> blocks() {
+        Map<String, Dim3> m = new LinkedHashMap<>();
+        m.put("saxpy", Dim3.of(SaxpyBenchmark.BLOCK));
+        m.put("reduction", Dim3.of(ReductionBenchmark.BLOCK));
+        m.put("mandelbrot", Dim3.of(32, 8));
+        m.put("sgemm", Dim3.of(16, 16));
+        m.put("sgemmRegisterBlocked", Dim3.of(SgemmRegisterBlockedBenchmark.THREADS_X, SgemmRegisterBlockedBenchmark.THREADS_Y));
+        m.put("histogram", Dim3.of(HistogramBenchmark.BLOCK));
+        m.put("blackScholes", Dim3.of(128));
+        m.put("nbody", Dim3.of(128));
+        m.put("transpose", Dim3.of(TransposeBenchmark.TILE, TransposeBenchmark.BLOCK_ROWS));
+        m.put("scan", Dim3.of(ScanBenchmark.BLOCK));
+        m.put("stencil", Dim3.of(32, 8));
         return m;
     }
 }

@@ -64,7 +64,7 @@ public class ReductionBenchmark {
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int N = 1 << 22;
     private static final int REFERENCE_N = 1 << 20;
-    private static final int BLOCK = 256;
+    static final int BLOCK = 256;
     private static final int MAX_CTAS = 256;
     private static final int CHUNK = 1 << 16;
 

@@ -80,7 +80,7 @@ public class ScanBenchmark {
     private static final VectorShuffle<Integer> LAST = VectorShuffle.fromOp(IS, l -> IS.length() - 1);
     private static final int N = 1 << 22;
     private static final int REFERENCE_N = 1 << 16;
-    private static final int BLOCK = 256;
+    static final int BLOCK = 256;
     private static final int CHUNK = 1 << 16;
 
     @Param({"weft", "weftReference", "vectorApi", "vectorApiCta", "vectorApiSerial", "javaSerial", "javaParallel"})

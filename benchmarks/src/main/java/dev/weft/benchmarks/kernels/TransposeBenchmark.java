@@ -61,8 +61,8 @@ public class TransposeBenchmark {
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int N = 2016;
     private static final int REFERENCE_N = 992;
-    private static final int TILE = 32;
-    private static final int BLOCK_ROWS = 8;
+    static final int TILE = 32;
+    static final int BLOCK_ROWS = 8;
 
     @Param({"weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial", "javaParallel"})
     public String impl;

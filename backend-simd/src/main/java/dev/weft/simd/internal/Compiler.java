@@ -203,9 +203,10 @@ final class Compiler {
 
     /**
      * A compilation's listing, written on the first {@link #get}: a launch never reads it, so a first launch does not
-     * pay for it (some 5-10 ms of a cold JVM's first compile). It keeps the kernel's graph until then. A kernel whose
-     * methods per resume point are compiled in the background gets its listing at once: that job applies each
-     * variant's shapes to the graph's nodes, as the listing does.
+     * pay for it (some 5-10 ms of a cold JVM's first compile). It keeps the kernel's graph until then. The background
+     * compile of a kernel's methods per resume point applies each variant's shapes to the graph's nodes, as the
+     * listing does: it holds this object's lock meanwhile (until session 18 such kernels wrote the listing within
+     * their compile instead).
      */
     static final class LazyListing {
         private String text;
@@ -224,11 +225,6 @@ final class Compiler {
             this.listed = listed;
             this.stridePaths = stridePaths;
             this.variants = variants;
-        }
-
-        /** Writes the listing now (before another owner of the graph changes its nodes' shapes). */
-        void now() {
-            get();
         }
 
         /** Whether the listing has been written (tests: a compile alone must not write it). */
@@ -329,8 +325,12 @@ final class Compiler {
         private final ClassDesc cd;
         private final MethodType ctorType;
         private final Resumed resumed;
+        /** Shares the kernel's graph with this job: it is written before or after the job's generation, not during. */
+        private final LazyListing listing;
 
-        ResumeJob(CodeGen gen, byte[] generalOnly, List<CodeGen.Variant> variants, ClassDesc cd, MethodType ctorType, Resumed resumed) {
+        ResumeJob(CodeGen gen, byte[] generalOnly, List<CodeGen.Variant> variants, ClassDesc cd, MethodType ctorType, Resumed resumed,
+                LazyListing listing) {
+            this.listing = listing;
             this.gen = gen;
             this.generalOnly = generalOnly;
             this.variants = variants;
@@ -344,7 +344,11 @@ final class Compiler {
             Entry withMethods = null;
             try {
                 Background.yieldToForeground();
-                byte[] withResume = withResumeMethods(gen, generalOnly, variants);
+                byte[] withResume;
+                // Generating applies each variant's shapes to the graph's nodes, which the listing reads.
+                synchronized (listing) {
+                    withResume = withResumeMethods(gen, generalOnly, variants);
+                }
                 if (withResume != generalOnly && largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
                     dump(cd, withResume);
                     MethodHandles.Lookup lookup = HiddenClasses.define(withResume);
@@ -680,10 +684,8 @@ final class Compiler {
                 LazyListing listing = new LazyListing(g, cfg, header, listed, gen.stridePaths(), variants);
                 Resumed resumed = null;
                 if (tiered) {
-                    // After the listing: the job owns the graph (generating applies each variant's shapes to its nodes).
-                    listing.now();
                     resumed = new Resumed();
-                    Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed));
+                    Background.startPending("weft-resume-methods", new ResumeJob(gen, bytes, variants, cd, ctorType, resumed, listing));
                 }
                 return new Code(entry, List.copyOf(g.params), listing, nanos, profiling, resumed, menu,
                         block == null ? null : Menu.of(variants, group));

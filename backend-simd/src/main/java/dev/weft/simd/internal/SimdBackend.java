@@ -178,6 +178,21 @@ public final class SimdBackend implements KernelBackend {
         return cache.computeIfAbsent(variantKey(all, menu.choose(block)), new Compile(src, warpSize, profiled, block));
     }
 
+    /** {@link #outcome} for a launch or a report: background work waits meanwhile, as for {@link #compile}. */
+    private static Outcome userOutcome(Class<?> owner, LambdaSource src, int warpSize, Dim3 block) {
+        boolean foreground = !Background.isBackground();
+        if (foreground) {
+            Background.foregroundBegin();
+        }
+        try {
+            return outcome(owner, src, warpSize, false, block);
+        } finally {
+            if (foreground) {
+                Background.foregroundEnd();
+            }
+        }
+    }
+
     private static Key variantKey(Key all, String variant) {
         return new Key(all.method, all.descriptor, all.warpSize, all.profiled, variant);
     }
@@ -350,7 +365,7 @@ public final class SimdBackend implements KernelBackend {
 
             @Override
             public Bound apply(String variant) {
-                Outcome o = outcome(implOwner, src, warpSize, false, block);
+                Outcome o = userOutcome(implOwner, src, warpSize, block);
                 if (o.code() == null) {
                     return NONE;
                 }
@@ -369,7 +384,7 @@ public final class SimdBackend implements KernelBackend {
                 synchronized (this) {
                     a = all;
                     if (a == null) {
-                        Outcome o = outcome(implOwner, src, warpSize, false, null);
+                        Outcome o = userOutcome(implOwner, src, warpSize, null);
                         if (o.code() == null) {
                             return null;
                         }

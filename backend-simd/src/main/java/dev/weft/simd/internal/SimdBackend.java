@@ -158,10 +158,8 @@ public final class SimdBackend implements KernelBackend {
             // Not a lambda: each lambda spins a class the first time it runs, a cost of every first compile.
             return remember(owner, all, cache.computeIfAbsent(all, new Compile(src, warpSize, profiled, null)));
         }
-        Outcome declined = cache.get(all);
-        if (declined != null && declined.code() == null) {
-            return declined;
-        }
+        // Not short-cut by a cached decline of every variant: where one variant's method is too large for C2,
+        // the others may still compile.
         Compiler.Menu menu = MENUS.get(owner).get(all);
         if (menu == null) {
             // The kernel's first compile: its menu is known once it has been parsed, so the outcome is filed under

@@ -532,6 +532,21 @@ public final class CodeGen {
     }
 
     /**
+     * Whether generated classes carry stack maps ({@code -Dweft.simd.stackMaps=true}); by default they are class file
+     * version {@value #CLASS_VERSION_WITHOUT_STACK_MAPS} (Java 5), which needs none: the JVM's verifier infers the
+     * types itself when it defines the class, in C++, where the ClassFile API computes the maps in Java, which in a
+     * fresh JVM runs interpreted. Measured (FirstCompileBenchmark, the first kernel compiled at once after the device
+     * was created, 5 fresh JVMs each, alternating, medians): tiled sgemm 56 to 42 ms, reduction 41 to 36, scan 56 to
+     * 42, the four kernels without barriers within noise (32-46 ms either way); class definition took 3-5 ms instead
+     * of 0.4-1.4. Compiled half a second later after two other kernels (warm), the maps' cost is smaller than the
+     * verifier's: tiled sgemm 14 to 19 ms, scan 11 to 13, the others within noise. The generated code uses nothing
+     * a Java 5 class cannot: no invokedynamic, no constant dynamic, no static interface methods, no method handle
+     * constants.
+     */
+    public static final boolean STACK_MAPS = Boolean.getBoolean("weft.simd.stackMaps");
+    static final int CLASS_VERSION_WITHOUT_STACK_MAPS = 49;
+
+    /**
      * The ClassFile context of every generation. Stack maps merge the generated code's reference types (vectors,
      * masks, arrays, Weft's classes): the resolver answers from the loaded classes, and once per type per JVM.
      * Its cache is a ConcurrentHashMap: {@code cached()}'s default is a HashMap, whose computeIfAbsent threw
@@ -598,6 +613,9 @@ public final class CodeGen {
     /** The class {@link #generate} makes: fields, constructor, factory, entry points and the variants' methods. */
     private void classBody(ClassBuilder clb, ClassDesc name, List<Variant> variants, ClassDesc[] ptypes) {
         List<Param> params = g.params;
+        if (!STACK_MAPS) {
+            clb.withVersion(CLASS_VERSION_WITHOUT_STACK_MAPS, 0);
+        }
         clb.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC);
         clb.withInterfaceSymbols(Vec.CTA_PROGRAM);
         for (Param p : params) {

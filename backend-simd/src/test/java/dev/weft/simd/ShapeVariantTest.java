@@ -1,6 +1,7 @@
 package dev.weft.simd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
@@ -106,6 +107,11 @@ class ShapeVariantTest {
         List<Set<String>> compiled = variantsOf(dir, "tileSums");
         assertEquals(1, compiled.size(), compiled::toString);
         assertEquals(1, compiled.get(0).size(), compiled::toString);
+        // the report for a 1D shape lists the line variant alone, with what each group keeps across the barrier
+        String listing = d.report(Dim3.of(256), ShapeVariantTest::tileSums, in, new float[in.length]).listing();
+        assertEquals(1, listing.split("\n(?=per group of)").length - 1, listing);
+        assertTrue(listing.contains("live across it: "), listing);
+        assertFalse(listing.contains("live across it: masks and flags only"), listing);
         d.check(Dim3.of(3, 2), Dim3.of(16, 16), ShapeVariantTest::tileSums, in, new float[in.length]);
         d.check(Dim3.of(6), Dim3.of(256), ShapeVariantTest::tileSums, in, new float[in.length]);
         d.check(Dim3.of(5, 2), Dim3.of(12, 13), ShapeVariantTest::tileSums, in, new float[in.length]);

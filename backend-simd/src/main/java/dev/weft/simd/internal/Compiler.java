@@ -645,7 +645,13 @@ final class Compiler {
                 continue;
             }
             long tGen = System.nanoTime() - tGen0;
-            keptRows.putAll(gen.keptAcross().getOrDefault("rowAligned", java.util.Map.of()));
+            // The rows section lists the row-aligned variant's kept values; a launch's class may have only the line
+            // or the narrow variant, whose kept values are the same code's.
+            for (String rows : new String[] {"rowAligned", "line", "rowAlignedNarrow"}) {
+                if (keptRows.isEmpty()) {
+                    keptRows.putAll(gen.keptAcross().getOrDefault(rows, java.util.Map.of()));
+                }
+            }
             keptGeneral.putAll(gen.keptAcross().getOrDefault("general", java.util.Map.of()));
             for (java.util.Map.Entry<String, java.util.Map<Block, List<String>>> e : keptLists.entrySet()) {
                 e.getValue().putAll(gen.keptAcross().getOrDefault(e.getKey(), java.util.Map.of()));

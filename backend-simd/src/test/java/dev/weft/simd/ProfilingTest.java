@@ -298,22 +298,14 @@ class ProfilingTest {
     }
 
     @Test
-    void profile_ordinaryCodeHasNoCounters_profilingVariantHas(@TempDir Path dir) throws IOException {
+    void profile_ordinaryCodeHasNoCounters_profilingVariantHas(@TempDir Path dir) throws IOException, InterruptedException {
         // The generated classes, as -Dweft.simd.dump writes them: the ordinary one first, then the profiling variant.
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
         int[] y = new int[64];
-        try {
-            Kernel k = t -> y[t.threadIdxX()] = (t.threadIdxX() & 1) == 0 ? 1 : 2;
+        Kernel k = t -> y[t.threadIdxX()] = (t.threadIdxX() & 1) == 0 ? 1 : 2;
+        Dumps.into(dir, () -> {
             device.launch(Dim3.of(1), Dim3.of(64), k);
             device.profile(Dim3.of(1), Dim3.of(64), k);
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
-            }
-        }
+        });
         List<Path> classes;
         try (Stream<Path> files = Files.walk(dir)) {
             classes = files.filter(f -> f.getFileName().toString().contains("profile_ordinaryCodeHasNoCounters"))

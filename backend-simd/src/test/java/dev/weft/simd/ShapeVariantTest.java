@@ -70,8 +70,8 @@ class ShapeVariantTest {
     }
 
     @Test
-    void launch_compilesTheVariantOfItsShape_otherShapesTheirsOnFirstUse_aReportEvery(@TempDir Path dir) throws IOException {
-        withDump(dir, () -> {
+    void launch_compilesTheVariantOfItsShape_otherShapesTheirsOnFirstUse_aReportEvery(@TempDir Path dir) throws IOException, InterruptedException {
+        Dumps.into(dir, () -> {
             d.simd.launch(Dim3.of(3), Dim3.of(64), coordinates(new Object[] {new int[150]}));
             assertEquals(List.of(Set.of("line")), variantsOf(dir, "coordinates"));
             // 8 x 4: a group spans rows, threadIdx.x is not affine in it
@@ -93,16 +93,12 @@ class ShapeVariantTest {
     }
 
     @Test
-    void launch_ofA2dTileWithBarrier_compilesOneVariant_whichMatchesTheReference(@TempDir Path dir) throws IOException {
+    void launch_ofA2dTileWithBarrier_compilesOneVariant_whichMatchesTheReference(@TempDir Path dir) throws IOException, InterruptedException {
         float[] in = Differential.floats(16 * 16 * 6 - 5, 3, -1, 1);
-        withDump(dir, () -> {
+        Dumps.into(dir, () -> {
             d.simd.launch(Dim3.of(3, 2), Dim3.of(16, 16), tileSums(new Object[] {in.clone(), new float[in.length]}));
-            try {
-                // the methods per resume point: the same class again, from a background compile
-                assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000));
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
+            // the methods per resume point: the same class again, from a background compile
+            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000));
         });
         List<Set<String>> compiled = variantsOf(dir, "tileSums");
         assertEquals(1, compiled.size(), compiled::toString);
@@ -118,26 +114,8 @@ class ShapeVariantTest {
         d.check(Dim3.of(2, 3), Dim3.of(32, 8), ShapeVariantTest::tileSums, in, new float[in.length]);
     }
 
-    private interface Body {
-        void run() throws IOException;
-    }
-
-    private static void withDump(Path dir, Body body) throws IOException {
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
-        try {
-            body.run();
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
-            }
-        }
-    }
-
     /** The variant methods of each class generated for the test's kernel {@code lambdaOf}, in the order defined. */
-    private static List<Set<String>> variantsOf(Path dir, String lambdaOf) throws IOException {
+    private static List<Set<String>> variantsOf(Path dir, String lambdaOf) throws IOException, InterruptedException {
         List<Path> classes;
         try (Stream<Path> files = Files.walk(dir)) {
             classes = files.filter(f -> f.getFileName().toString().contains("ShapeVariantTest_lambda_" + lambdaOf))

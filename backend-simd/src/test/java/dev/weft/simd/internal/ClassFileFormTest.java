@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClassFileFormTest {
 
     @Test
-    void generatedClass_hasTheFormTheSwitchAsks(@TempDir Path dir) throws IOException {
+    void generatedClass_hasTheFormTheSwitchAsks(@TempDir Path dir) throws IOException, InterruptedException {
         float[] in = new float[256];
         float[] out = new float[256];
         Kernel reverse = t -> {
@@ -39,17 +39,7 @@ class ClassFileFormTest {
                 out[i] = tile[255 - i];
             }
         };
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
-        try {
-            Compiler.compile(LambdaSource.of(reverse), 32, false, Dim3.of(256));
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
-            }
-        }
+        dev.weft.simd.Dumps.into(dir, () -> Compiler.compile(LambdaSource.of(reverse), 32, false, Dim3.of(256)));
         List<Path> classes;
         try (Stream<Path> files = Files.walk(dir)) {
             classes = files.filter(f -> f.getFileName().toString().contains("ClassFileFormTest")).toList();

@@ -7,7 +7,6 @@ import dev.weft.runtime.internal.Engine;
 import dev.weft.runtime.internal.KernelSelector;
 import dev.weft.runtime.internal.LaunchJob;
 import dev.weft.runtime.internal.LaunchProfiler;
-import dev.weft.runtime.spi.CompiledKernel;
 import dev.weft.runtime.spi.DeviceShape;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -51,8 +51,13 @@ public final class KernelSelector {
 
     /** The executor for {@code kernel}'s class, compiling on first use (for every CTA shape). */
     public CompiledKernel select(Kernel kernel) {
+        return select(kernel, null);
+    }
+
+    /** The executor for {@code kernel}'s class; a first compile is for CTAs of shape {@code block} (null: every shape). */
+    private CompiledKernel select(Kernel kernel, Dim3 block) {
         CompiledKernel k = cache.get(kernel.getClass());
-        return k != null ? k : cache.computeIfAbsent(kernel.getClass(), new Choose(kernel, null));
+        return k != null ? k : cache.computeIfAbsent(kernel.getClass(), new Choose(kernel, block));
     }
 
     /**
@@ -61,10 +66,7 @@ public final class KernelSelector {
      * chosen cannot run that shape, the reference executor runs the launch.
      */
     public CtaProgram bind(Kernel kernel, Dim3 block) {
-        CompiledKernel k = cache.get(kernel.getClass());
-        if (k == null) {
-            k = cache.computeIfAbsent(kernel.getClass(), new Choose(kernel, block));
-        }
+        CompiledKernel k = select(kernel, block);
         CtaProgram p = k.bind(kernel, block);
         if (p != null) {
             return p;
@@ -137,10 +139,7 @@ public final class KernelSelector {
 
     /** The report for {@code kernel} launched in CTAs of shape {@code block}, compiled as that launch compiles it. */
     public CompileReport report(Kernel kernel, Dim3 block) {
-        CompiledKernel k = cache.get(kernel.getClass());
-        if (k == null) {
-            k = cache.computeIfAbsent(kernel.getClass(), new Choose(kernel, block));
-        }
+        CompiledKernel k = select(kernel, block);
         CompileReport r = k.report(block);
         return r != null ? r : fallback(kernel, k, block).report();
     }

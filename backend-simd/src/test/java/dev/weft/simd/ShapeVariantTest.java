@@ -108,6 +108,7 @@ class ShapeVariantTest {
         assertEquals(1, listing.split("\n(?=per group of)").length - 1, listing);
         assertTrue(listing.contains("live across it: "), listing);
         assertFalse(listing.contains("live across it: masks and flags only"), listing);
+        assertTrue(listing.contains("threads, in a 1D CTA"), listing);
         d.check(Dim3.of(3, 2), Dim3.of(16, 16), ShapeVariantTest::tileSums, in, new float[in.length]);
         d.check(Dim3.of(6), Dim3.of(256), ShapeVariantTest::tileSums, in, new float[in.length]);
         d.check(Dim3.of(5, 2), Dim3.of(12, 13), ShapeVariantTest::tileSums, in, new float[in.length]);

@@ -548,7 +548,11 @@ final class Compiler {
             java.util.Map<Block, List<String>> keptRows = new java.util.IdentityHashMap<>();
             java.util.Map<Block, List<String>> keptGeneral = new java.util.IdentityHashMap<>();
             java.util.Map<String, java.util.Map<Block, List<String>>> keptLists = new java.util.HashMap<>();
-            if (listsRows) {
+            boolean lineOnly = variants.size() == 1 && variants.get(0).method().equals("line");
+            if (lineOnly) {
+                listed.add(new Listing.Variant("per group of " + group + " threads, in a 1D CTA (blockDim.y and .z 1): threadIdx.x"
+                        + " = base + lane, threadIdx.y and .z uniform", ua, pa, keptRows));
+            } else if (listsRows) {
                 listed.add(new Listing.Variant("per group of " + group + " threads, when a group lies within one row of the CTA (blockDim.x a multiple of "
                         + group + ", or a 1D CTA): threadIdx.x = base + lane, threadIdx.y and .z uniform"
                         + (hasNarrow(variants) ? "; the same code also runs in groups of " + narrow

@@ -43,38 +43,32 @@ import org.junit.jupiter.api.io.TempDir;
 class CodeShapeTest {
 
     @Test
-    void generatedCode_warpGroupedBranchWithLoops_noVectorBeforeTheGroupLoop(@TempDir Path dir) throws IOException {
+    void generatedCode_warpGroupedBranchWithLoops_noVectorBeforeTheGroupLoop(@TempDir Path dir) throws IOException, InterruptedException {
         int n = 512;
         float[] x = new float[n];
         float[] y = new float[n];
         for (int i = 0; i < n; i++) {
             x[i] = i * 0.01f;
         }
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
-        try (Device device = Device.create()) {
-            Kernel k = t -> {
-                int i = t.globalIdX();
-                float v = x[i];
-                if (((i >> 5) & 1) == 0) {
-                    for (int s = 0; s < 8; s++) {
-                        v = v * 0.5f + 1f;
+        Dumps.into(dir, () -> {
+            try (Device device = Device.create()) {
+                Kernel k = t -> {
+                    int i = t.globalIdX();
+                    float v = x[i];
+                    if (((i >> 5) & 1) == 0) {
+                        for (int s = 0; s < 8; s++) {
+                            v = v * 0.5f + 1f;
+                        }
+                    } else {
+                        for (int s = 0; s < 8; s++) {
+                            v = v * 0.25f - 1f;
+                        }
                     }
-                } else {
-                    for (int s = 0; s < 8; s++) {
-                        v = v * 0.25f - 1f;
-                    }
-                }
-                y[i] = v;
-            };
-            device.launch(Dim3.of(n / 128), Dim3.of(128), k);
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
+                    y[i] = v;
+                };
+                device.launch(Dim3.of(n / 128), Dim3.of(128), k);
             }
-        }
+        });
         for (int i = 0; i < n; i++) {
             float v = x[i];
             for (int s = 0; s < 8; s++) {
@@ -148,42 +142,36 @@ class CodeShapeTest {
             a[i] = (i % 7) * 0.5f;
             b[i] = (i % 5) * 0.25f;
         }
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
         long unexpected = dev.weft.simd.internal.gen.Phases.unexpectedResumes();
-        try (Device device = Device.create()) {
-            Kernel k = t -> {
-                float[] as = t.sharedFloats(256);
-                float[] bs = t.sharedFloats(256);
-                int tx = t.threadIdxX();
-                int ty = t.threadIdxY();
-                int row = t.blockIdxY() * 16 + ty;
-                int col = t.blockIdxX() * 16 + tx;
-                float sum = 0f;
-                for (int k0 = 0; k0 < n; k0 += 16) {
-                    as[ty * 16 + tx] = a[row * n + k0 + tx];
-                    bs[ty * 16 + tx] = b[(k0 + ty) * n + col];
-                    t.syncThreads();
-                    for (int kk = 0; kk < 16; kk++) {
-                        sum += as[ty * 16 + kk] * bs[kk * 16 + tx];
+        Dumps.into(dir, () -> {
+            try (Device device = Device.create()) {
+                Kernel k = t -> {
+                    float[] as = t.sharedFloats(256);
+                    float[] bs = t.sharedFloats(256);
+                    int tx = t.threadIdxX();
+                    int ty = t.threadIdxY();
+                    int row = t.blockIdxY() * 16 + ty;
+                    int col = t.blockIdxX() * 16 + tx;
+                    float sum = 0f;
+                    for (int k0 = 0; k0 < n; k0 += 16) {
+                        as[ty * 16 + tx] = a[row * n + k0 + tx];
+                        bs[ty * 16 + tx] = b[(k0 + ty) * n + col];
+                        t.syncThreads();
+                        for (int kk = 0; kk < 16; kk++) {
+                            sum += as[ty * 16 + kk] * bs[kk * 16 + tx];
+                        }
+                        t.syncThreads();
                     }
-                    t.syncThreads();
-                }
-                c[row * n + col] = sum;
-            };
-            // The methods per resume point come from a background compile: launch once they are in place.
-            // Every variant (a report's class), and the one these CTAs run (the launch's class).
-            device.compileReport(k);
-            device.compileReport(k, Dim3.of(16, 16));
-            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
-            device.launch(Dim3.of(n / 16, n / 16), Dim3.of(16, 16), k);
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
+                    c[row * n + col] = sum;
+                };
+                // The methods per resume point come from a background compile: launch once they are in place.
+                // Every variant (a report's class), and the one these CTAs run (the launch's class).
+                device.compileReport(k);
+                device.compileReport(k, Dim3.of(16, 16));
+                assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+                device.launch(Dim3.of(n / 16, n / 16), Dim3.of(16, 16), k);
             }
-        }
+        });
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 float sum = 0f;

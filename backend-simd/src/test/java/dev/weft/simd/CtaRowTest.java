@@ -88,26 +88,20 @@ class CtaRowTest {
     }
 
     @Test
-    void generatedCode_kernelWithoutBarriers_runsARowOfCtasPerCall(@TempDir Path dir) throws IOException {
+    void generatedCode_kernelWithoutBarriers_runsARowOfCtasPerCall(@TempDir Path dir) throws IOException, InterruptedException {
         float[] x = new float[256];
         float[] y = new float[256];
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
-        try (Device device = Device.create()) {
-            Kernel k = t -> {
-                int i = t.globalIdX();
-                if (i < 250) {
-                    y[i] = x[i] * 3f + 1f;
-                }
-            };
-            device.launch(Dim3.of(2), Dim3.of(128), k);
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
+        Dumps.into(dir, () -> {
+            try (Device device = Device.create()) {
+                Kernel k = t -> {
+                    int i = t.globalIdX();
+                    if (i < 250) {
+                        y[i] = x[i] * 3f + 1f;
+                    }
+                };
+                device.launch(Dim3.of(2), Dim3.of(128), k);
             }
-        }
+        });
         ClassModel cm = kernelClass(dir, "CtaRowTest");
         assertTrue(cm.methods().stream().anyMatch(m -> m.methodName().equalsString("runCtaRow")),
                 "no runCtaRow: " + methodNames(cm));
@@ -117,25 +111,19 @@ class CtaRowTest {
     }
 
     @Test
-    void generatedCode_kernelWithBarrier_keepsOneCtaPerCall(@TempDir Path dir) throws IOException {
+    void generatedCode_kernelWithBarrier_keepsOneCtaPerCall(@TempDir Path dir) throws IOException, InterruptedException {
         float[] y = new float[128];
-        String before = System.getProperty("weft.simd.dump");
-        System.setProperty("weft.simd.dump", dir.toString());
-        try (Device device = Device.create()) {
-            Kernel k = t -> {
-                float[] s = t.sharedFloats(64);
-                s[t.threadIdxX()] = t.threadIdxX();
-                t.syncThreads();
-                y[t.globalIdX()] = s[63 - t.threadIdxX()];
-            };
-            device.launch(Dim3.of(2), Dim3.of(64), k);
-        } finally {
-            if (before == null) {
-                System.clearProperty("weft.simd.dump");
-            } else {
-                System.setProperty("weft.simd.dump", before);
+        Dumps.into(dir, () -> {
+            try (Device device = Device.create()) {
+                Kernel k = t -> {
+                    float[] s = t.sharedFloats(64);
+                    s[t.threadIdxX()] = t.threadIdxX();
+                    t.syncThreads();
+                    y[t.globalIdX()] = s[63 - t.threadIdxX()];
+                };
+                device.launch(Dim3.of(2), Dim3.of(64), k);
             }
-        }
+        });
         ClassModel cm = kernelClass(dir, "CtaRowTest");
         assertFalse(cm.methods().stream().anyMatch(m -> m.methodName().equalsString("runCtaRow")),
                 "a phased kernel got runCtaRow: " + methodNames(cm));

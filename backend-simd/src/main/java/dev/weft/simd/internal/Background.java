@@ -88,6 +88,25 @@ public final class Background {
     }
 
     /**
+     * A compile starts on the current thread: a user's (background work waits meanwhile) unless this is a background
+     * thread. Pass the result to {@link #compileEnd}.
+     */
+    static boolean compileBegin() {
+        boolean foreground = !isBackground();
+        if (foreground) {
+            foregroundBegin();
+        }
+        return foreground;
+    }
+
+    /** The compile {@link #compileBegin} began ended. */
+    static void compileEnd(boolean foreground) {
+        if (foreground) {
+            foregroundEnd();
+        }
+    }
+
+    /**
      * A checkpoint of background work: on a background thread, waits while a user's compile is under way (at
      * most {@link #MAX_WAIT_NANOS}); elsewhere returns at once.
      */

@@ -108,16 +108,11 @@ public final class SimdBackend implements KernelBackend {
     @Override
     public Compilation compile(Kernel kernel, DeviceShape device, Dim3 block) {
         // A user's compile: the background work (warm-up, methods per resume point) waits meanwhile.
-        boolean foreground = !Background.isBackground();
-        if (foreground) {
-            Background.foregroundBegin();
-        }
+        boolean foreground = Background.compileBegin();
         try {
             return compile0(kernel, device, block);
         } finally {
-            if (foreground) {
-                Background.foregroundEnd();
-            }
+            Background.compileEnd(foreground);
         }
     }
 
@@ -178,16 +173,11 @@ public final class SimdBackend implements KernelBackend {
 
     /** {@link #outcome} for a launch or a report: background work waits meanwhile, as for {@link #compile}. */
     private static Outcome userOutcome(Class<?> owner, LambdaSource src, int warpSize, Dim3 block) {
-        boolean foreground = !Background.isBackground();
-        if (foreground) {
-            Background.foregroundBegin();
-        }
+        boolean foreground = Background.compileBegin();
         try {
             return outcome(owner, src, warpSize, false, block);
         } finally {
-            if (foreground) {
-                Background.foregroundEnd();
-            }
+            Background.compileEnd(foreground);
         }
     }
 
@@ -197,7 +187,7 @@ public final class SimdBackend implements KernelBackend {
 
     /** Files the menu of a compiled outcome (see {@link #MENUS}). */
     private static Outcome remember(Class<?> owner, Key all, Outcome o) {
-        if (o.code() != null && o.code().menu() != null) {
+        if (o.code() != null) {
             MENUS.get(owner).putIfAbsent(all, o.code().menu());
         }
         return o;

@@ -48,6 +48,8 @@ public class BlackScholesBenchmark {
 
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int N = 1 << 18;
+    /** Threads per CTA of the weft launch (1D). */
+    static final int BLOCK = 128;
     private static final int REFERENCE_N = 1 << 14;
     private static final int CHUNK = 1 << 12;
     private static final float R = 0.02f;
@@ -153,7 +155,7 @@ public class BlackScholesBenchmark {
 
     private void run() {
         switch (impl) {
-            case "weft", "weftReference" -> device.launch(Dim3.of((n + 127) / 128), Dim3.of(128), kernel);
+            case "weft", "weftReference" -> device.launch(Dim3.of((n + BLOCK - 1) / BLOCK), Dim3.of(BLOCK), kernel);
             case "vectorApi" -> Parallel.forEachChunk((n + CHUNK - 1) / CHUNK,
                     c -> vectorRange(c * CHUNK, Math.min(n, (c + 1) * CHUNK), price, strike, years, call, put));
             case "vectorApiSerial" -> vectorRange(0, n, price, strike, years, call, put);

@@ -39,15 +39,15 @@ public final class KernelsForReport {
         Map<String, Dim3> m = new LinkedHashMap<>();
         m.put("saxpy", Dim3.of(SaxpyBenchmark.BLOCK));
         m.put("reduction", Dim3.of(ReductionBenchmark.BLOCK));
-        m.put("mandelbrot", Dim3.of(32, 8));
-        m.put("sgemm", Dim3.of(16, 16));
+        m.put("mandelbrot", Dim3.of(MandelbrotBenchmark.BLOCK_X, MandelbrotBenchmark.BLOCK_Y));
+        m.put("sgemm", Dim3.of(SgemmBenchmark.TILE, SgemmBenchmark.TILE));
         m.put("sgemmRegisterBlocked", Dim3.of(SgemmRegisterBlockedBenchmark.THREADS_X, SgemmRegisterBlockedBenchmark.THREADS_Y));
         m.put("histogram", Dim3.of(HistogramBenchmark.BLOCK));
-        m.put("blackScholes", Dim3.of(128));
-        m.put("nbody", Dim3.of(128));
+        m.put("blackScholes", Dim3.of(BlackScholesBenchmark.BLOCK));
+        m.put("nbody", Dim3.of(NBodyBenchmark.BLOCK));
         m.put("transpose", Dim3.of(TransposeBenchmark.TILE, TransposeBenchmark.BLOCK_ROWS));
         m.put("scan", Dim3.of(ScanBenchmark.BLOCK));
-        m.put("stencil", Dim3.of(32, 8));
+        m.put("stencil", Dim3.of(StencilBenchmark.BLOCK_X, StencilBenchmark.BLOCK_Y));
         return m;
     }
 }

@@ -52,6 +52,9 @@ public class MandelbrotBenchmark {
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
     private static final int MAX_ITER = 256;
+    /** The weft launch's CTA shape: a warp along each image row. */
+    static final int BLOCK_X = 32;
+    static final int BLOCK_Y = 8;
     private static final int ROWS_PER_CHUNK = 4;
 
     @Param({"weft", "weftReference", "vectorApi", "vectorApiSerial", "javaSerial", "javaParallel"})
@@ -135,7 +138,7 @@ public class MandelbrotBenchmark {
 
     private void run() {
         switch (impl) {
-            case "weft", "weftReference" -> device.launch(Dim3.of((width + 31) / 32, (height + 7) / 8), Dim3.of(32, 8), kernel);
+            case "weft", "weftReference" -> device.launch(Dim3.of((width + BLOCK_X - 1) / BLOCK_X, (height + BLOCK_Y - 1) / BLOCK_Y), Dim3.of(BLOCK_X, BLOCK_Y), kernel);
             case "vectorApi" -> Parallel.forEachChunk((height + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK, c -> {
                 for (int row = c * ROWS_PER_CHUNK; row < Math.min(height, (c + 1) * ROWS_PER_CHUNK); row++) {
                     vectorRow(row, width, x0, y0, dx, dy, out);

@@ -50,6 +50,8 @@ public class NBodyBenchmark {
 
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int N = 2048;
+    /** Threads per CTA of the weft launch (1D). */
+    static final int BLOCK = 128;
     private static final int BODIES_PER_CHUNK = 64;
     private static final float DT = 0.01f;
     private static final float SOFTENING = 1e-3f;
@@ -150,7 +152,7 @@ public class NBodyBenchmark {
 
     private void run() {
         switch (impl) {
-            case "weft", "weftReference" -> device.launch(Dim3.of((n + 127) / 128), Dim3.of(128), kernel);
+            case "weft", "weftReference" -> device.launch(Dim3.of((n + BLOCK - 1) / BLOCK), Dim3.of(BLOCK), kernel);
             case "vectorApi" -> Parallel.forEachChunk((n + BODIES_PER_CHUNK - 1) / BODIES_PER_CHUNK,
                     c -> vectorRange(c * BODIES_PER_CHUNK, Math.min(n, (c + 1) * BODIES_PER_CHUNK)));
             case "vectorApiSerial" -> vectorRange(0, n);

@@ -66,7 +66,7 @@ public class SgemmBenchmark {
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int N = 544;
     private static final int REFERENCE_N = 128;
-    private static final int TILE = 16;
+    static final int TILE = 16;
     private static final int ROWS_PER_CHUNK = 16;
     /** Rows of the Vector API's register tile; its columns are two vectors. */
     private static final int MR = 4;

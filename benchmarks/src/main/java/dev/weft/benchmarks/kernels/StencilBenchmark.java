@@ -50,6 +50,9 @@ public class StencilBenchmark {
 
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int N = 2048;
+    /** The weft launch's CTA shape: a warp along each grid row. */
+    static final int BLOCK_X = 32;
+    static final int BLOCK_Y = 8;
     private static final int REFERENCE_N = 1024;
     private static final int ROWS_PER_CHUNK = 16;
     private static final float CENTER = 0.5f;
@@ -121,7 +124,7 @@ public class StencilBenchmark {
     private void run() {
         int bands = (h - 2 + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
         switch (impl) {
-            case "weft", "weftReference" -> device.launch(Dim3.of((w + 31) / 32, (h + 7) / 8), Dim3.of(32, 8), kernel);
+            case "weft", "weftReference" -> device.launch(Dim3.of((w + BLOCK_X - 1) / BLOCK_X, (h + BLOCK_Y - 1) / BLOCK_Y), Dim3.of(BLOCK_X, BLOCK_Y), kernel);
             case "vectorApi" -> Parallel.forEachChunk(bands,
                     b -> vectorRows(w, in, out, 1 + b * ROWS_PER_CHUNK, Math.min(h - 1, 1 + (b + 1) * ROWS_PER_CHUNK)));
             case "vectorApiSerial" -> vectorRows(w, in, out, 1, h - 1);

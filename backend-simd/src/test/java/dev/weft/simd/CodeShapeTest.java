@@ -347,4 +347,87 @@ class CodeShapeTest {
         }
         return true;
     }
+
+    /**
+     * An empty arm of a divergent ternary ({@code d > 0 ? 1f - c : c}) runs without the empty-mask test, as an arm
+     * that computes does, also where its phi is read beyond its block: with the test, a branch whose both paths
+     * read the phi's inputs made C2 compute them above it, between the calls of black-scholes' exps (weft/vectorApi
+     * 0.80, 0.98 without). Two kernels that differ only in the other arm have as many tests.
+     */
+    @Test
+    void generatedCode_emptyTernaryArm_noEmptyMaskTest(@TempDir Path dir) throws IOException, InterruptedException {
+        int n = 256;
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (i % 7) - 3f;
+        }
+        float[] emptyOut = new float[n];
+        float[] computedOut = new float[n];
+        Dumps.into(dir, () -> {
+            try (Device device = Device.create()) {
+                device.launch(Dim3.of(n / 128), Dim3.of(128), emptyArmKernel(x, emptyOut));
+                device.launch(Dim3.of(n / 128), Dim3.of(128), computedArmKernel(x, computedOut));
+            }
+        });
+        for (int i = 0; i < n; i++) {
+            float d = x[i];
+            float c = d * 0.5f;
+            float p = d > 0f ? 1f - c : c;
+            float q = d > 1f ? 1f - c : c * 2f;
+            assertEquals(p * q, emptyOut[i], "element " + i);
+        }
+        assertEquals(anyTrueCalls(dir, "computedArmKernel"), anyTrueCalls(dir, "emptyArmKernel"));
+    }
+
+    private static Kernel emptyArmKernel(float[] x, float[] y) {
+        return t -> {
+            int i = t.globalIdX();
+            if (i < x.length) {
+                float d = x[i];
+                float c = d * 0.5f;
+                float p = d > 0f ? 1f - c : c;
+                float q = d > 1f ? 1f - c : c * 2f;
+                y[i] = p * q;
+            }
+        };
+    }
+
+    private static Kernel computedArmKernel(float[] x, float[] y) {
+        return t -> {
+            int i = t.globalIdX();
+            if (i < x.length) {
+                float d = x[i];
+                float c = d * 0.5f;
+                float p = d > 0f ? 1f - c : c * 3f;
+                float q = d > 1f ? 1f - c : c * 2f;
+                y[i] = p * q;
+            }
+        };
+    }
+
+    /**
+     * The calls of {@code VectorMask.anyTrue} (the empty-mask tests) in the one class dumped for {@code kernel}; the
+     * kernels' guarded loads have one at least.
+     */
+    private static int anyTrueCalls(Path dir, String kernel) throws IOException {
+        List<Path> classes;
+        try (Stream<Path> files = Files.walk(dir)) {
+            classes = files.filter(f -> f.getFileName().toString().contains(kernel)).toList();
+        }
+        assertEquals(1, classes.size(), classes::toString);
+        ClassModel cls = ClassFile.of().parse(Files.readAllBytes(classes.get(0)));
+        int calls = 0;
+        for (MethodModel m : cls.methods()) {
+            if (m.code().isEmpty()) {
+                continue;
+            }
+            for (CodeElement e : m.code().get().elementList()) {
+                if (e instanceof InvokeInstruction call && call.name().equalsString("anyTrue")) {
+                    calls++;
+                }
+            }
+        }
+        assertTrue(calls > 0, "no empty-mask test in " + cls.thisClass().asInternalName());
+        return calls;
+    }
 }

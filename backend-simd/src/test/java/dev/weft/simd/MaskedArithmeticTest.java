@@ -119,4 +119,57 @@ class MaskedArithmeticTest {
     void inVaryingLoop_matchesReference() {
         d.check(GRID, BLOCK, MaskedArithmeticTest::inVaryingLoop, data());
     }
+
+    /**
+     * A ternary with an empty arm ({@code d > 0 ? 1f - c : c}, black-scholes' cumulative normal) whose phi is read
+     * after a second such ternary: the empty arm runs without the empty-mask test. Warps whose inputs all have one
+     * sign leave one arm empty; the last warp is partial.
+     */
+    static Kernel emptyArms(Object[] a) {
+        float[] x = (float[]) a[0];
+        float[] y = (float[]) a[1];
+        return t -> {
+            int i = t.globalIdX();
+            if (i < x.length) {
+                float d = (i >> 5) % 3 == 0 ? Math.abs(x[i]) : (i >> 5) % 3 == 1 ? -Math.abs(x[i]) : x[i];
+                float c = d * d * 0.5f;
+                float p = d > 0f ? 1f - c : c;
+                float e = d - 0.25f;
+                float c2 = e * 0.75f;
+                float q = e > 0f ? 1f - c2 : c2;
+                y[i] = p * 3f - q;
+            }
+        };
+    }
+
+    @Test
+    void emptyArms_warpUniformSigns_matchesReference() {
+        d.check(GRID, BLOCK, MaskedArithmeticTest::emptyArms, data());
+        d.check(Dim3.of(3), Dim3.of(45), MaskedArithmeticTest::emptyArms, data());
+    }
+
+    /** An empty arm inside a varying loop: the phi it feeds is carried to the next iteration. */
+    static Kernel emptyArmInLoop(Object[] a) {
+        float[] x = (float[]) a[0];
+        float[] y = (float[]) a[1];
+        int[] k = (int[]) a[2];
+        return t -> {
+            int i = t.globalIdX();
+            if (i >= x.length) {
+                return;
+            }
+            int trips = (k[i] & 7) + 1;
+            float f = x[i];
+            for (int s = 0; s < trips; s++) {
+                f = (i >> 5) % 2 == 0 && f > 0f ? f * -0.5f - 1f : f;
+                f = f + 0.125f;
+            }
+            y[i] = f;
+        };
+    }
+
+    @Test
+    void emptyArmInLoop_matchesReference() {
+        d.check(GRID, BLOCK, MaskedArithmeticTest::emptyArmInLoop, data());
+    }
 }

@@ -1457,7 +1457,12 @@ final class MethodGen {
      * then allocates them (tiled sgemm: 118 MB per launch);
      * <li>in scan's {@code if (lane >= d) v += up} inside the shuffle loop, the test made C2 allocate every
      * boxed vector the loop carries (the phi of the blended sum and the value before it), about 2.9 KB per
-     * warp, and the boxes cost more than the add they skip.
+     * warp, and the boxes cost more than the add they skip;
+     * <li>an empty arm ({@code d > 0 ? 1f - c : c}, black-scholes' cumulative normal) kept a test over nothing,
+     * and with it a branch whose both paths read the phi's inputs: C2 had to compute them above that branch, so
+     * the polynomial of the first cumulative normal ran between the exp calls, its vectors spilled around each
+     * call, where without the branch C2 sinks it after the calls as in the hand-written loop (black-scholes'
+     * weft/vectorApi from 0.80 to 0.98, paired).
      * </ul>
      */
     private boolean runsWhenEmpty(Block b) {
@@ -1466,8 +1471,9 @@ final class MethodGen {
             return false;
         }
         // A block of constants only leaves alone a phi read beyond its block (a loop's phi: scan's warp totals):
-        // there the unconditional blend's result was the value C2 boxed, and scan allocated 7% more.
-        boolean constants = true;
+        // there the unconditional blend's result was the value C2 boxed, and scan allocated 7% more. An empty block
+        // is not one: it blends a value already computed.
+        boolean constants = !b.nodes.isEmpty();
         for (Node x : b.nodes) {
             if (!HARMLESS.contains(x.op)) {
                 return false;

@@ -379,6 +379,54 @@ class CodeShapeTest {
         assertEquals(anyTrueCalls(dir, "computedArmKernel"), anyTrueCalls(dir, "emptyArmKernel"));
     }
 
+    /**
+     * The listing says which masked blocks run without their empty-mask test: the arms that only compute (both arms
+     * of each ternary in {@link #emptyArmKernel}), not an arm that loads (a fault must not happen for no thread).
+     */
+    @Test
+    void listing_saysWhichArmsRunWhenEmpty() {
+        float[] x = new float[256];
+        float[] y = new float[256];
+        try (Device device = Device.create()) {
+            String computing = device.compileReport(computingArmsKernel(x, y), Dim3.of(128)).listing();
+            // the four arms run; the block under i < x.length loads, and keeps its test
+            assertEquals(4, count(computing, "runs even when empty"), computing);
+            assertEquals(1, count(computing, "skipped when empty"), computing);
+            String loading = device.compileReport(loadingArmKernel(x, y), Dim3.of(128)).listing();
+            assertEquals(1, count(loading, "runs even when empty"), loading);
+            assertEquals(2, count(loading, "skipped when empty"), loading);
+        }
+    }
+
+    private static int count(String text, String phrase) {
+        return text.split(phrase, -1).length - 1;
+    }
+
+    /** As {@link #emptyArmKernel}, its own lambda: the other test must compile that one itself. */
+    private static Kernel computingArmsKernel(float[] x, float[] y) {
+        return t -> {
+            int i = t.globalIdX();
+            if (i < x.length) {
+                float d = x[i];
+                float c = d * 0.5f;
+                float p = d > 0f ? 1f - c : c;
+                float q = d > 1f ? 1f - c : c * 2f;
+                y[i] = p * q;
+            }
+        };
+    }
+
+    private static Kernel loadingArmKernel(float[] x, float[] y) {
+        return t -> {
+            int i = t.globalIdX();
+            if (i < x.length) {
+                float d = x[i];
+                float p = d > 0f ? x[x.length - 1 - i] : d * 0.5f;
+                y[i] = p;
+            }
+        };
+    }
+
     private static Kernel emptyArmKernel(float[] x, float[] y) {
         return t -> {
             int i = t.globalIdX();

@@ -190,7 +190,7 @@ public final class Listing {
             if (run == Run.NONE) {
                 continue;
             }
-            out.append(ind).append("  ").append(b).append(": ").append(runText(b, run, v.plan())).append('\n');
+            out.append(ind).append("  ").append(b).append(": ").append(runText(b, run, v)).append('\n');
             for (Node n : b.phis) {
                 out.append(ind).append("    ").append(line(n, b, v.u())).append('\n');
             }
@@ -218,14 +218,28 @@ public final class Listing {
                         : "; run-time check: every thread of the group must be here");
     }
 
-    private static String runText(Block b, Run run, MaskPlan plan) {
+    private String runText(Block b, Run run, Variant v) {
+        MaskPlan plan = v.plan();
         return switch (run) {
             case ENTRY -> "entry, mask M" + b.id + " = the warp's threads that exist";
-            case MASK -> "mask M" + b.id + " = threads arriving here; skipped when empty";
+            case MASK -> "mask M" + b.id + " = threads arriving here; " + (runsWhenEmpty(b, v)
+                    ? "runs even when empty: it only hands values on, and with no thread its blends change nothing"
+                    : "skipped when empty");
             case FLAG -> "mask M" + plan.maskOf.get(b).id + " (same threads as " + plan.maskOf.get(b) + "); runs when a uniform branch leads here";
             case REGION -> "mask M" + plan.maskOf.get(b).id + " (threads reconverge: the region from " + plan.maskOf.get(b) + " ends here)";
             case NONE -> "";
         };
+    }
+
+    /** Values a phi, a branch or another block reads; computed on first need. */
+    private java.util.Set<Node> readElsewhere;
+
+    /** Whether the code of masked block {@code b} runs without testing its mask (MethodGen's runsWhenEmpty). */
+    private boolean runsWhenEmpty(Block b, Variant v) {
+        if (readElsewhere == null) {
+            readElsewhere = MethodGen.readElsewhere(g);
+        }
+        return MethodGen.runsWhenEmpty(b, v.plan(), cfg, v.u(), readElsewhere);
     }
 
     private String exit(Block b, Variant v) {

@@ -1466,8 +1466,20 @@ final class MethodGen {
      * </ul>
      */
     private boolean runsWhenEmpty(Block b) {
-        if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || gen.profiling != null || keptAt.containsKey(b)
-                || plan.regionJoins.containsKey(b)) {
+        if (gen.profiling != null || keptAt.containsKey(b)) {
+            return false;
+        }
+        collectReads();
+        return runsWhenEmpty(b, plan, cfg, u, readElsewhere);
+    }
+
+    /**
+     * {@link #runsWhenEmpty(Block)} for any method of the variant {@code u} and {@code plan} describe, without
+     * profiling (the listing's words); {@code readElsewhere}: the values a phi, a branch or another block reads
+     * ({@link #readElsewhere(Graph)}).
+     */
+    static boolean runsWhenEmpty(Block b, MaskPlan plan, Cfg cfg, Uniformity u, Set<Node> readElsewhere) {
+        if (b.exit != Block.Exit.GOTO || !b.phis.isEmpty() || plan.regionJoins.containsKey(b)) {
             return false;
         }
         // A block of constants only leaves alone a phi read beyond its block (a loop's phi: scan's warp totals):
@@ -1487,7 +1499,7 @@ final class MethodGen {
             return false;
         }
         for (Node p : s.phis) {
-            if (p.shape != Shape.VARYING || constants && readElsewhere(p)) {
+            if (u.shapeAt(p, s) != Shape.VARYING || constants && readElsewhere.contains(p)) {
                 return false;
             }
         }
@@ -2219,6 +2231,13 @@ final class MethodGen {
         return readValues.contains(x);
     }
 
+    /** The values a phi, a branch or a node of another block reads in {@code g}. */
+    static Set<Node> readElsewhere(Graph g) {
+        Set<Node> out = new HashSet<>();
+        collectReads(g, new HashSet<>(), out);
+        return out;
+    }
+
     /** Fills {@link #readValues} and {@link #readElsewhere} in one pass over the graph, once. */
     private void collectReads() {
         if (readValues != null) {
@@ -2226,6 +2245,10 @@ final class MethodGen {
         }
         readValues = new HashSet<>();
         readElsewhere = new HashSet<>();
+        collectReads(g, readValues, readElsewhere);
+    }
+
+    private static void collectReads(Graph g, Set<Node> readValues, Set<Node> readElsewhere) {
         for (Block b : g.blocks) {
             for (Node p : b.phis) {
                 readValues.addAll(p.in);

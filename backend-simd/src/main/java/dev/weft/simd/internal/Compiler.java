@@ -545,8 +545,8 @@ final class Compiler {
             }
             List<Listing.Variant> listed = new ArrayList<>();
             CodeGen gen = new CodeGen(g, cfg, warpSize, group);
-            java.util.Map<Block, List<String>> keptRows = new java.util.IdentityHashMap<>();
-            java.util.Map<Block, List<String>> keptGeneral = new java.util.IdentityHashMap<>();
+            java.util.Map<Block, List<String>> keptRows = new java.util.HashMap<>();
+            java.util.Map<Block, List<String>> keptGeneral = new java.util.HashMap<>();
             java.util.Map<String, java.util.Map<Block, List<String>>> keptLists = new java.util.HashMap<>();
             boolean lineOnly = variants.size() == 1 && variants.get(0).method().equals("line");
             if (lineOnly) {
@@ -559,7 +559,7 @@ final class Compiler {
                                 + " threads when blockDim.x is a multiple of " + narrow : ""), ua, pa, keptRows));
             }
             if (listsRegisterRows) {
-                java.util.Map<Block, List<String>> keptRegisterRows = new java.util.IdentityHashMap<>();
+                java.util.Map<Block, List<String>> keptRegisterRows = new java.util.HashMap<>();
                 keptLists.put("registerRows", keptRegisterRows);
                 listed.add(new Listing.Variant("per group of " + group + " threads, when each register lies within one row"
                         + " of the CTA (blockDim.x a multiple of " + Lanes.L32 + "): threadIdx.x = a base per register + lane,"

@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,6 +44,12 @@ public final class Cfg {
             return body.contains(b);
         }
 
+        /** The header's id, for the reason given at {@link dev.weft.simd.internal.ir.Node#hashCode()}; equality stays identity. */
+        @Override
+        public int hashCode() {
+            return header.id;
+        }
+
         @Override
         public String toString() {
             return "loop@" + header;
@@ -53,15 +58,15 @@ public final class Cfg {
 
     public final Graph graph;
     public final List<Block> rpo = new ArrayList<>();
-    public final Map<Block, Integer> rpoIndex = new IdentityHashMap<>();
-    public final Map<Block, Block> idom = new IdentityHashMap<>();
-    public final Map<Block, Block> ipdom = new IdentityHashMap<>();
+    public final Map<Block, Integer> rpoIndex = new HashMap<>();
+    public final Map<Block, Block> idom = new HashMap<>();
+    public final Map<Block, Block> ipdom = new HashMap<>();
     public final List<Loop> loops = new ArrayList<>();
-    public final Map<Block, Loop> innermost = new IdentityHashMap<>();
-    public final Map<Block, Loop> loopOfHeader = new IdentityHashMap<>();
+    public final Map<Block, Loop> innermost = new HashMap<>();
+    public final Map<Block, Loop> loopOfHeader = new HashMap<>();
     /** The linear order of the generated code. */
     public final List<Block> order = new ArrayList<>();
-    public final Map<Block, Integer> position = new IdentityHashMap<>();
+    public final Map<Block, Integer> position = new HashMap<>();
 
     public Cfg(Graph graph) {
         this.graph = graph;
@@ -284,7 +289,7 @@ public final class Cfg {
      */
     public static Map<Block, Block> immediatePostDominators(Set<Block> blocks, Collection<Block> ends) {
         Block virtualExit = new Block(-1);
-        Set<Block> endSet = identitySet(ends);
+        Set<Block> endSet = new HashSet<>(ends);
         // Post-order of the reverse graph from the virtual exit.
         List<Block> post = new ArrayList<>();
         Set<Block> seen = new HashSet<>();
@@ -308,12 +313,12 @@ public final class Cfg {
             }
         }
         List<Block> rrpo = new ArrayList<>();
-        Map<Block, Integer> index = new IdentityHashMap<>();
+        Map<Block, Integer> index = new HashMap<>();
         for (int i = post.size() - 1; i >= 0; i--) {
             index.put(post.get(i), rrpo.size());
             rrpo.add(post.get(i));
         }
-        Map<Block, Block> pdom = new IdentityHashMap<>();
+        Map<Block, Block> pdom = new HashMap<>();
         pdom.put(virtualExit, virtualExit);
         boolean changed = true;
         while (changed) {
@@ -334,7 +339,7 @@ public final class Cfg {
                 }
             }
         }
-        Map<Block, Block> out = new IdentityHashMap<>();
+        Map<Block, Block> out = new HashMap<>();
         for (Map.Entry<Block, Block> e : pdom.entrySet()) {
             if (e.getKey() != virtualExit) {
                 out.put(e.getKey(), e.getValue() == virtualExit ? null : e.getValue());
@@ -343,11 +348,6 @@ public final class Cfg {
         return out;
     }
 
-    private static Set<Block> identitySet(Collection<Block> blocks) {
-        Set<Block> s = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        s.addAll(blocks);
-        return s;
-    }
 
     /** Whether {@code a} post-dominates {@code b}: every path from {@code b} to a return passes {@code a}. */
     public boolean postDominates(Block a, Block b) {

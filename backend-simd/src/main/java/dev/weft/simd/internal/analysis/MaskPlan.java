@@ -3,8 +3,8 @@ package dev.weft.simd.internal.analysis;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Graph;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,10 +47,10 @@ public final class MaskPlan {
     private final Cfg cfg;
     private final Uniformity u;
     /** The block whose mask a block runs under (itself for MASK and ENTRY). */
-    public final Map<Block, Block> maskOf = new IdentityHashMap<>();
-    public final Map<Block, Run> run = new IdentityHashMap<>();
+    public final Map<Block, Block> maskOf = new HashMap<>();
+    public final Map<Block, Run> run = new HashMap<>();
     /** For a block: the REGION joins whose flag it sets when it starts. */
-    public final Map<Block, List<Block>> regionJoins = new IdentityHashMap<>();
+    public final Map<Block, List<Block>> regionJoins = new HashMap<>();
 
     public MaskPlan(Graph g, Cfg cfg, Uniformity u) {
         this.cfg = cfg;

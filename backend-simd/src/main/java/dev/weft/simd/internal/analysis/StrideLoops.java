@@ -9,9 +9,9 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Node.Shape;
 import dev.weft.simd.internal.ir.Op;
 import java.util.ArrayDeque;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,7 +53,7 @@ public final class StrideLoops {
     private static final Set<Op> BODY_EXCLUDED = EnumSet.of(Op.WARP, Op.BARRIER, Op.SHARED, Op.PHI);
 
     /** The qualifying loops of the variant {@code u} and {@code plan} describe. */
-    public final Map<Cfg.Loop, StrideLoop> loops = new IdentityHashMap<>();
+    public final Map<Cfg.Loop, StrideLoop> loops = new HashMap<>();
 
     private static final Set<String> COMMUTATIVE = Set.of("add", "min", "max", "and", "or", "xor");
 
@@ -190,7 +190,7 @@ public final class StrideLoops {
      * follows the header (its nodes before the barrier are in the phase), not when it precedes it.
      */
     private static Set<Block> phase(Cfg.Loop l, Graph g) {
-        Set<Block> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Block> seen = new HashSet<>();
         ArrayDeque<Block> work = new ArrayDeque<>();
         work.add(l.header);
         seen.add(l.header);
@@ -206,7 +206,7 @@ public final class StrideLoops {
             }
         }
         work.add(l.header);
-        Set<Block> back = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Block> back = new HashSet<>();
         back.add(l.header);
         while (!work.isEmpty()) {
             Block b = work.poll();

@@ -11,7 +11,6 @@ import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Warp;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,14 +46,14 @@ public final class Uniformity {
     /** The largest group of threads the analysis serves (a power of two), or 0: see {@link #alignLog}. */
     private final int group;
     /** Known trailing zero bits of a uniform int, or of an affine int's value at lane 0 (see {@link #alignLog}). */
-    private final Map<Node, Integer> alignment = new IdentityHashMap<>();
+    private final Map<Node, Integer> alignment = new HashMap<>();
     /** Blocks whose phis are varying because divergent paths meet there. */
     public final Set<Block> joins = new HashSet<>();
     /** Loops that threads can leave at different iterations. */
     public final Set<Cfg.Loop> divergentLoops = new HashSet<>();
     private final Set<Block> divergentBranches = new HashSet<>();
-    private final Map<Node, Block> defBlock = new IdentityHashMap<>();
-    private final Map<Node, long[]> result = new IdentityHashMap<>();
+    private final Map<Node, Block> defBlock = new HashMap<>();
+    private final Map<Node, long[]> result = new HashMap<>();
     /** Nodes whose shape has been computed at least once: the others are still "no information" (bottom). */
     private final Set<Node> computed = new HashSet<>();
 
@@ -412,7 +411,7 @@ public final class Uniformity {
 
     /** Marks the join points of divergent branch {@code b}, and the loops it lets threads leave. */
     private void syncDependence(Block b) {
-        Map<Block, Block> label = new IdentityHashMap<>();
+        Map<Block, Block> label = new HashMap<>();
         Map<Block, Set<Block>> backLabels = new HashMap<>();
         int start = cfg.rpoIndex.get(b);
         for (Block s : b.succs) {
@@ -448,7 +447,7 @@ public final class Uniformity {
      * counted exit's {@code r = 2} in a phi of two constants, which each thread takes from its own exit.
      */
     private void exitJoins(Cfg.Loop l) {
-        Map<Block, Block> label = new IdentityHashMap<>();
+        Map<Block, Block> label = new HashMap<>();
         Map<Block, Set<Block>> backLabels = new HashMap<>();
         int start = Integer.MAX_VALUE;
         int exits = 0;

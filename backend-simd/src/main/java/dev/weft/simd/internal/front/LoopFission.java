@@ -7,7 +7,8 @@ import dev.weft.simd.internal.ir.Kind;
 import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -81,7 +82,7 @@ public final class LoopFission {
         if (latch < 0 || h.preds.get(entry) == body) {
             return false;
         }
-        Set<Node> inLoop = identitySet();
+        Set<Node> inLoop = new HashSet<>();
         inLoop.addAll(h.phis);
         inLoop.addAll(h.nodes);
         inLoop.addAll(body.nodes);
@@ -92,7 +93,7 @@ public final class LoopFission {
                 }
             }
         }
-        Set<Node> innerNodes = identitySet();
+        Set<Node> innerNodes = new HashSet<>();
         innerNodes.addAll(h.nodes);
         innerNodes.addAll(body.nodes);
         // Control: the phis the exit test reads, closed under their updates.
@@ -118,7 +119,7 @@ public final class LoopFission {
             return false;
         }
         // Groups of data phis whose updates read each other.
-        Map<Node, Node> parent = new IdentityHashMap<>();
+        Map<Node, Node> parent = new HashMap<>();
         for (Node p : data) {
             parent.put(p, p);
         }
@@ -188,7 +189,7 @@ public final class LoopFission {
             needed.add(need);
         }
         // Values of the loop read after it: only the header's phis.
-        Map<Node, Integer> chunkOf = new IdentityHashMap<>();
+        Map<Node, Integer> chunkOf = new HashMap<>();
         for (int c = 0; c < chunks.size(); c++) {
             for (Node p : chunks.get(c)) {
                 chunkOf.put(p, c);
@@ -219,13 +220,13 @@ public final class LoopFission {
         // Build loops 2.. as copies; the original header and body become loop 1.
         Block prevHeader = h;
         List<Node> replaced = new ArrayList<>();
-        Map<Node, Node> replacement = new IdentityHashMap<>();
+        Map<Node, Node> replacement = new HashMap<>();
         for (int c = 1; c < chunks.size(); c++) {
             Block hc = g.newBlock();
             Block bc = g.newBlock();
             hc.site = h.site;
             bc.site = body.site;
-            Map<Node, Node> copy = new IdentityHashMap<>();
+            Map<Node, Node> copy = new HashMap<>();
             for (Node p : h.phis) {
                 if (control.contains(p) || chunks.get(c).contains(p)) {
                     Node q = g.node(Op.PHI, p.kind, p.site, p.aux);
@@ -327,7 +328,7 @@ public final class LoopFission {
 
     /** The phis of header {@code h} that {@code roots} read through nodes of the loop. */
     private static Set<Node> phisRead(List<Node> roots, Block h, Set<Node> inLoop) {
-        Set<Node> out = identitySet();
+        Set<Node> out = new HashSet<>();
         for (Node x : closure(roots, inLoop)) {
             if (x.op == Op.PHI && x.block == h) {
                 out.add(x);
@@ -338,7 +339,7 @@ public final class LoopFission {
 
     /** {@code roots} and the loop's nodes and phis they read, transitively (stopping at phis). */
     private static Set<Node> closure(List<Node> roots, Set<Node> inLoop) {
-        Set<Node> seen = identitySet();
+        Set<Node> seen = new HashSet<>();
         List<Node> work = new ArrayList<>();
         for (Node r : roots) {
             if (inLoop.contains(r) && seen.add(r)) {
@@ -366,7 +367,4 @@ public final class LoopFission {
         return p;
     }
 
-    private static Set<Node> identitySet() {
-        return java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-    }
 }

@@ -126,13 +126,13 @@ public final class Parser {
         }
     }
 
-    private final Map<Block, Map<Var, Node>> defs = new IdentityHashMap<>();
-    private final Map<Block, Map<Var, Node>> incomplete = new IdentityHashMap<>();
+    private final Map<Block, Map<Var, Node>> defs = new HashMap<>();
+    private final Map<Block, Map<Var, Node>> incomplete = new HashMap<>();
     /**
      * Receivers of ThreadContext calls that were phis of a loop header not sealed yet (the context read in a
      * loop): their kind is known only once the loop is complete, so they are checked in {@link #finish()}.
      */
-    private final Map<Node, String> pendingReceivers = new IdentityHashMap<>();
+    private final Map<Node, String> pendingReceivers = new HashMap<>();
     private final Set<Block> sealed = new HashSet<>();
 
     private Parser(Graph g, ClassSource classes) {

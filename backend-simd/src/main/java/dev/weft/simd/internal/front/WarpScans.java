@@ -9,8 +9,7 @@ import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Warp;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -173,7 +172,7 @@ public final class WarpScans {
             return false;
         }
         // nothing of the loop but v read after it
-        Set<Node> inside = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Node> inside = new HashSet<>();
         for (Block b : loop) {
             inside.addAll(b.phis);
             inside.addAll(b.nodes);

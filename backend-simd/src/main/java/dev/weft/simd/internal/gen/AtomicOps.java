@@ -17,7 +17,7 @@ import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.EnumMap;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -31,7 +31,7 @@ final class AtomicOps {
     private final CodeBuilder cb;
     private final EnumMap<Kind, Integer> scratch;
     /** Per atomic asked about: the load its index is read again from, or null ({@link #rereadSource}). */
-    private final Map<Node, Node> sources = new IdentityHashMap<>();
+    private final Map<Node, Node> sources = new HashMap<>();
 
     AtomicOps(MethodGen method) {
         this.method = method;

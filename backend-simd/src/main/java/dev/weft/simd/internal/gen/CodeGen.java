@@ -35,7 +35,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -781,13 +781,13 @@ public final class CodeGen {
 
     /** The values live at the end of each block (see MethodGen#liveOut); blocks in post-order until stable. */
     Map<Block, Set<Node>> computeLiveOut() {
-        Map<Block, Set<Node>> in = new IdentityHashMap<>();
-        Map<Block, Set<Node>> out = new IdentityHashMap<>();
-        Map<Block, Set<Node>> phis = new IdentityHashMap<>();
+        Map<Block, Set<Node>> in = new HashMap<>();
+        Map<Block, Set<Node>> out = new HashMap<>();
+        Map<Block, Set<Node>> phis = new HashMap<>();
         for (Block b : g.blocks) {
-            in.put(b, identitySet());
-            out.put(b, identitySet());
-            Set<Node> p = identitySet();
+            in.put(b, new HashSet<>());
+            out.put(b, new HashSet<>());
+            Set<Node> p = new HashSet<>();
             p.addAll(b.phis);
             phis.put(b, p);
         }
@@ -813,7 +813,7 @@ public final class CodeGen {
                         }
                     }
                 }
-                Set<Node> li = identitySet();
+                Set<Node> li = new HashSet<>();
                 li.addAll(o);
                 if (b.cond != null) {
                     li.add(b.cond);
@@ -828,10 +828,6 @@ public final class CodeGen {
             }
         }
         return out;
-    }
-
-    static <T> Set<T> identitySet() {
-        return Collections.newSetFromMap(new IdentityHashMap<>());
     }
 
     /** runCta: reads the CTA's shape, dispatches to the variant for it, and with barriers runs its phases. */

@@ -20,6 +20,7 @@ import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
 import dev.weft.simd.internal.ir.Warp;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -136,7 +137,7 @@ public final class Listing {
         if (!Touches.TOUCH_PASS) {
             return null;
         }
-        java.util.Set<Block> barrierBlocks = CodeGen.identitySet();
+        java.util.Set<Block> barrierBlocks = new HashSet<>();
         for (Block b : g.blocks) {
             if (!b.nodes.isEmpty() && b.nodes.getLast().op == Op.BARRIER) {
                 barrierBlocks.add(b);

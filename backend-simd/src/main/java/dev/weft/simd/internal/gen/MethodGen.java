@@ -40,7 +40,6 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,20 +99,20 @@ final class MethodGen {
     private final List<Integer> longInits = new ArrayList<>();
     private final List<Integer> floatInits = new ArrayList<>();
     private final List<Integer> doubleInits = new ArrayList<>();
-    final Map<Node, Storage> storage = new IdentityHashMap<>();
-    final Map<Node, Storage.Vectors> shadow = new IdentityHashMap<>();
-    final Map<Block, int[]> classSlots = new IdentityHashMap<>();
-    final Map<Block, int[]> accSlots = new IdentityHashMap<>();
-    final Map<Block, Integer> flagSlot = new IdentityHashMap<>();
-    final Map<Cfg.Loop, Integer> abortSlot = new IdentityHashMap<>();
-    final Map<Block, Set<Block>> killSets = new IdentityHashMap<>();
-    final Map<Block, EnumMap<Kind, int[]>> derived = new IdentityHashMap<>();
+    final Map<Node, Storage> storage = new HashMap<>();
+    final Map<Node, Storage.Vectors> shadow = new HashMap<>();
+    final Map<Block, int[]> classSlots = new HashMap<>();
+    final Map<Block, int[]> accSlots = new HashMap<>();
+    final Map<Block, Integer> flagSlot = new HashMap<>();
+    final Map<Cfg.Loop, Integer> abortSlot = new HashMap<>();
+    final Map<Block, Set<Block>> killSets = new HashMap<>();
+    final Map<Block, EnumMap<Kind, int[]>> derived = new HashMap<>();
 
     /** Per block: the lane kinds whose masks it makes where used ({@link #lazyLaneKinds}). */
-    private final Map<Block, EnumSet<Kind>> lazyLaneKinds = new IdentityHashMap<>();
-    final Map<Block, Label> endLabel = new IdentityHashMap<>();
-    private final Map<Cfg.Loop, Label> topLabel = new IdentityHashMap<>();
-    private final Map<Cfg.Loop, Label> afterLabel = new IdentityHashMap<>();
+    private final Map<Block, EnumSet<Kind>> lazyLaneKinds = new HashMap<>();
+    final Map<Block, Label> endLabel = new HashMap<>();
+    private final Map<Cfg.Loop, Label> topLabel = new HashMap<>();
+    private final Map<Cfg.Loop, Label> afterLabel = new HashMap<>();
     final EnumMap<SReg, Storage> sregs = new EnumMap<>(SReg.class);
     final EnumMap<Kind, Integer> scratch = new EnumMap<>(Kind.class);
     final int ctaSlot;
@@ -139,7 +138,7 @@ final class MethodGen {
     final List<Map<Long, Integer>> columns = new ArrayList<>();
 
     /** Per barrier block, the locals of the values live across it (type class, slot). */
-    final Map<Block, List<int[]>> keptAt = new IdentityHashMap<>();
+    final Map<Block, List<int[]>> keptAt = new HashMap<>();
 
     /**
      * Barriers that keep the same locals (typically the two of a loop's body) share their spill and their
@@ -175,7 +174,7 @@ final class MethodGen {
      * {@link CodeGen.Layout#REGISTER_ROWS}: the values the group's analysis calls varying that are uniform (or affine)
      * within each register and kept as one scalar (or base) per register, with their shape in a register.
      */
-    private final Map<Node, Shape> perRegister = new IdentityHashMap<>();
+    private final Map<Node, Shape> perRegister = new HashMap<>();
     Block cur;
 
     /** The local holding the CTA's profiling counters, in the profiling variant. */
@@ -219,7 +218,7 @@ final class MethodGen {
     final Map<Block, Integer> yieldIds = new LinkedHashMap<>();
 
     /** Per interleaved loop header: where a paused group resumes (its fast path's entry). */
-    final Map<Block, Label> yieldResume = new IdentityHashMap<>();
+    final Map<Block, Label> yieldResume = new HashMap<>();
 
     /** The label of {@link #yieldResume} for header {@code h}, made on first use. */
     Label yieldResumeLabel(Block h) {
@@ -1512,7 +1511,7 @@ final class MethodGen {
      * leaves the loop there), and the header's test is replaced by the fast path's scalar one.
      */
     void nodes(Block b, boolean fast) {
-        Map<Node, Integer> last = new IdentityHashMap<>();
+        Map<Node, Integer> last = new HashMap<>();
         for (int i = 0; i < b.nodes.size(); i++) {
             Node x = b.nodes.get(i);
             if (deferred.contains(x)) {

@@ -15,7 +15,7 @@ import java.lang.classfile.CodeBuilder;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,8 +52,8 @@ public final class Profiling {
 
     private final int warpSize;
     private final int group;
-    private final Map<Block, Integer> blockSlot = new IdentityHashMap<>();
-    private final Map<Block, Integer> branchSlot = new IdentityHashMap<>();
+    private final Map<Block, Integer> blockSlot = new HashMap<>();
+    private final Map<Block, Integer> branchSlot = new HashMap<>();
     private final List<Block> counted = new ArrayList<>();
     private final List<Block> branching = new ArrayList<>();
     private final int counterCount;

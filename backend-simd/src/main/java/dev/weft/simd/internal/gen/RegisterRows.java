@@ -8,7 +8,7 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Node.Shape;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.SReg;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -39,7 +39,7 @@ final class RegisterRows {
      * @param lanesOfWarp whether laneId and warpId are affine and uniform in a group (a group within a warp)
      */
     static Map<Node, Shape> values(Cfg cfg, Uniformity u, Uniformity perRegister, boolean lanesOfWarp) {
-        Map<Node, Shape> m = new IdentityHashMap<>();
+        Map<Node, Shape> m = new HashMap<>();
         for (Block b : cfg.rpo) {
             for (Node x : b.nodes) {
                 if (x.op == Op.SREG) {

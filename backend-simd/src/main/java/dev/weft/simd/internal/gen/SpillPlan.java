@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +74,7 @@ final class SpillPlan {
             columns.add(new LinkedHashMap<>());
         }
         // Live ranges of the masked code's state: which blocks touch each mask and flag.
-        Map<Block, List<Block>> maskUsers = new IdentityHashMap<>();
+        Map<Block, List<Block>> maskUsers = new HashMap<>();
         for (Block b : cfg.order) {
             for (Block m : method.killSets.get(b)) {
                 MethodGen.listAt(maskUsers, m).add(b);
@@ -119,7 +118,7 @@ final class SpillPlan {
             stateItems.add(new StateItem(List.<int[]>of(new int[] {MethodGen.SPILL_INT, e.getValue()}), range(new ArrayList<>(e.getKey().body))));
         }
         // Accesses per value, as positions in the linear order.
-        Map<Node, int[]> range = new IdentityHashMap<>();
+        Map<Node, int[]> range = new HashMap<>();
         for (Block b : method.g.blocks) {
             for (Node x : b.phis) {
                 touch(range, x, b);
@@ -558,9 +557,9 @@ final class SpillPlan {
         if (from == null) {
             return out;
         }
-        Set<Block> barrierSet = CodeGen.identitySet();
+        Set<Block> barrierSet = new HashSet<>();
         barrierSet.addAll(barrierBlocks);
-        Set<Block> reach = CodeGen.identitySet();
+        Set<Block> reach = new HashSet<>();
         ArrayDeque<Block> work = new ArrayDeque<>(from.succs);
         while (!work.isEmpty()) {
             Block b = work.pop();

@@ -16,7 +16,8 @@ import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ final class StrideLoopCode {
     }
 
     /** Per interleaved loop header: the local counting down the fast iterations left before the group pauses. */
-    private final Map<Block, Integer> yieldCount = new IdentityHashMap<>();
+    private final Map<Block, Integer> yieldCount = new HashMap<>();
 
     /**
      * The grid-stride fast path of a divergent loop, emitted before its header. While every thread of the group
@@ -174,7 +175,7 @@ final class StrideLoopCode {
                 || h.nodes.size() + sl.body().nodes.size() > CodeGen.ROUND_ROBIN_NODES) {
             return false;
         }
-        Set<Node> inLoop = CodeGen.identitySet();
+        Set<Node> inLoop = new HashSet<>();
         inLoop.addAll(h.phis);
         inLoop.addAll(h.nodes);
         inLoop.addAll(sl.body().nodes);

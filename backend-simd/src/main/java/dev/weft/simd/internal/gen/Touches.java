@@ -20,6 +20,7 @@ import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -114,7 +115,7 @@ final class Touches {
         if (!TOUCH_PASS) {
             return out;
         }
-        Set<Block> barrierSet = CodeGen.identitySet();
+        Set<Block> barrierSet = new HashSet<>();
         barrierSet.addAll(barrierBlocks);
         ArrayDeque<Block> work = new ArrayDeque<>();
         if (resumeAt == 0) {
@@ -126,7 +127,7 @@ final class Touches {
                 }
             }
         }
-        Set<Block> reach = CodeGen.identitySet();
+        Set<Block> reach = new HashSet<>();
         while (!work.isEmpty()) {
             Block b = work.pop();
             if (reach.add(b) && !barrierSet.contains(b)) {

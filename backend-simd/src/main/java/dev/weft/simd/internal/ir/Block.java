@@ -43,6 +43,12 @@ public final class Block {
         return n;
     }
 
+    /** The id, for the reason given at {@link Node#hashCode()}; equality stays identity. */
+    @Override
+    public int hashCode() {
+        return id;
+    }
+
     @Override
     public String toString() {
         return "b" + id;

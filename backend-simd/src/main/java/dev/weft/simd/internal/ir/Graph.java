@@ -1,7 +1,7 @@
 package dev.weft.simd.internal.ir;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,7 +44,7 @@ public final class Graph {
 
     /** How many times each value is read: by phis, nodes and branch conditions. */
     public Map<Node, Integer> useCounts() {
-        Map<Node, Integer> uses = new IdentityHashMap<>();
+        Map<Node, Integer> uses = new HashMap<>();
         for (Block b : blocks) {
             for (Node x : b.phis) {
                 for (Node o : x.in) {

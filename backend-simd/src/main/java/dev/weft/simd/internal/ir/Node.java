@@ -85,6 +85,17 @@ public final class Node {
         };
     }
 
+    /**
+     * The id, so that hash sets and maps of nodes iterate in the same order in every JVM: with the identity
+     * hash they iterated in a different order per run, and the compiler's choices that follow such an order
+     * (spill slots, store order, sometimes which values are spilled) made different class files for the same
+     * kernel. Equality stays identity.
+     */
+    @Override
+    public int hashCode() {
+        return id;
+    }
+
     @Override
     public String toString() {
         return name() + ":" + op + (aux != null ? "[" + aux + "]" : "") + in.stream().map(n -> n.name()).toList();

@@ -348,7 +348,6 @@ public final class Cfg {
         return out;
     }
 
-
     /** Whether {@code a} post-dominates {@code b}: every path from {@code b} to a return passes {@code a}. */
     public boolean postDominates(Block a, Block b) {
         Block x = b;

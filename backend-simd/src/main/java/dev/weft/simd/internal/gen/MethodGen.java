@@ -208,7 +208,7 @@ final class MethodGen {
     /** Values some node, phi or branch reads; computed on first need ({@link #resultUsed}). */
     private Set<Node> readValues;
 
-    /** Values a phi, a branch or another block reads; computed on first need ({@link #readElsewhere}). */
+    /** Values a phi, a branch or another block reads; computed on first need ({@link #collectReads()}). */
     private Set<Node> readElsewhere;
 
     /**
@@ -2216,12 +2216,6 @@ final class MethodGen {
             case CMP -> throw new Decline("comparison result used as a number at " + x.site + ": not compiled");
             default -> throw new IllegalStateException("varying " + x);
         }
-    }
-
-    /** Whether a phi, a branch, or a node of another block than {@code x}'s reads {@code x}'s value. */
-    private boolean readElsewhere(Node x) {
-        collectReads();
-        return readElsewhere.contains(x);
     }
 
     /** Whether any node, phi or branch reads {@code x}'s value. */

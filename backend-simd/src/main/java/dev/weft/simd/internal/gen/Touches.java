@@ -62,27 +62,14 @@ final class Touches {
      * 1.01, 1.61, 1.05, 1.02, 1.33. In the forks where the hand-written code ran at its usual rate (1.1-1.4 G elements
      * per second; it halves in some forks, with the machine's memory) off 0.64-0.79, on 0.89-1.05. The profile
      * (perf, one fork each): the load phase went from 1.21 to 1.02 of the write phase's samples, 74% of its samples now
-     * on the touches (the misses, overlapped) and the rest in the groups' loop, whose loads hit.
+     * on the touches (the misses, overlapped) and the rest in the groups' loop, whose loads hit. Tried, and removed in
+     * session 20 (the code is in the repository's history): touching the loops' stores' lines too (the transpose's
+     * write phase, alternating forks: with 1.33, 0.83, 0.90, 0.98, without 1.00, 0.95, 1.66, 0.97), and touching the
+     * next CTA's lines after the CTA's own (own lines 1.01, 1.61, 1.05, 1.02, 1.33 against ahead 0.97, 1.01, 0.86,
+     * 1.00, 1.35: a touch is a load, and a missing load stops retirement wherever it stands, so the next CTA's misses
+     * wait as the CTA's own did, in one batch).
      */
     static final boolean TOUCH_PASS = !"false".equals(System.getProperty("weft.simd.touchPass"));
-
-    /**
-     * Whether contiguous stores to global arrays in such loops are touched too (a read of the line, so that the store
-     * finds it in the cache); off unless {@code -Dweft.simd.touchStores=true}: the transpose (its write phase's rows)
-     * measured no faster with it (paired as for {@link #TOUCH_PASS}, alternating forks: with 1.33, 0.83, 0.90, 0.98,
-     * without 1.00, 0.95, 1.66, 0.97).
-     */
-    static final boolean TOUCH_STORES = Boolean.getBoolean("weft.simd.touchStores");
-
-    /**
-     * Whether the touch pass also touches, after its CTA's lines, those of the CTA the SM most likely runs next (the
-     * next along x: the runtime hands an SM chunks of consecutive CTAs), so that their misses overlap with this CTA's
-     * work; off unless {@code -Dweft.simd.touchAhead=true}. Measured no better than the CTA's own lines alone (the
-     * transpose, PairedBenchmark, medians of 6 iterations per fork, alternating forks: own lines 1.01, 1.61, 1.05,
-     * 1.02, 1.33 against ahead 0.97, 1.01, 0.86, 1.00, 1.35): a touch is a load, and a missing load stops retirement
-     * wherever it stands, so the next CTA's misses wait as the CTA's own did, in one batch.
-     */
-    static final boolean TOUCH_AHEAD = "true".equals(System.getProperty("weft.simd.touchAhead"));
 
     /** The most steps of a loop touched per group and phase. */
     static final int MAX_STEPS = 8;
@@ -98,7 +85,7 @@ final class Touches {
      * @param init the counter's value on entry
      * @param step the counter's constant step
      * @param exitWhen the value of the header's test that leaves the loop
-     * @param accesses the loads (and with {@link #TOUCH_STORES} stores) touched, one per array and index
+     * @param accesses the loads touched, one per array and index
      */
     record TouchLoop(Cfg.Loop loop, Node counter, Node init, int step, boolean exitWhen, List<Node> accesses) {
     }
@@ -180,9 +167,7 @@ final class Touches {
             List<Node> accesses = new ArrayList<>();
             for (Block b : l.body) {
                 for (Node x : b.nodes) {
-                    boolean load = x.op == Op.LOAD && x.isVarying();
-                    boolean store = TOUCH_STORES && x.op == Op.STORE;
-                    if ((load || store) && x.in(0).op == Op.PARAM && x.in(0).kind.isArray()
+                    if (x.op == Op.LOAD && x.isVarying() && x.in(0).op == Op.PARAM && x.in(0).kind.isArray()
                             && x.in(1).isAffine() && x.in(1).stride == 1 && evaluable(x.in(1), phi, 0)
                             && !listed(accesses, x)) {
                         accesses.add(x);
@@ -252,11 +237,7 @@ final class Touches {
             Node x = t.accesses().get(i);
             s.append(i == 0 ? "" : ", ").append(x.in(0).name()).append('[').append(x.in(1).name()).append(']');
         }
-        s.append(" is read, for every group, so that the misses overlap");
-        if (TOUCH_AHEAD) {
-            s.append("; then the same for the next CTA along x, which this SM likely runs next");
-        }
-        return s.append(" (-Dweft.simd.touchPass=false)").toString();
+        return s.append(" is read, for every group, so that the misses overlap (-Dweft.simd.touchPass=false)").toString();
     }
 
     // =====================================================================================================
@@ -286,8 +267,6 @@ final class Touches {
         private int steps;
         private int index;
         private boolean rows;
-        /** While the next CTA's lines are touched: its blockIdx (x, y, z) in locals; else null. */
-        private int[] ahead;
 
         Emitter(MethodGen m) {
             this.m = m;
@@ -308,13 +287,6 @@ final class Touches {
             cb.iconst_0();
             cb.istore(acc);
             groups(loops);
-            if (TOUCH_AHEAD) {
-                Label none = cb.newLabel();
-                nextCta(none);
-                groups(loops);
-                cb.labelBinding(none);
-                ahead = null;
-            }
             cb.aload(m.phasesSlot);
             cb.dup();
             cb.getfield(Vec.PHASES, "touched", CD_int);
@@ -323,38 +295,7 @@ final class Touches {
             cb.putfield(Vec.PHASES, "touched", CD_int);
         }
 
-        /**
-         * Sets {@link #ahead} to the next CTA's blockIdx in the grid's linear order (x fastest), or jumps to {@code
-         * none} after the grid's last.
-         */
-        private void nextCta(Label none) {
-            ahead = new int[] {m.local(TypeKind.INT), m.local(TypeKind.INT), m.local(TypeKind.INT)};
-            String[] idx = {"blockIdxX", "blockIdxY", "blockIdxZ"};
-            String[] dim = {"x", "y", "z"};
-            for (int a = 0; a < 3; a++) {
-                cb.aload(m.ctaSlot);
-                cb.invokevirtual(Vec.CTA, idx[a], mt(CD_int));
-                cb.istore(ahead[a]);
-            }
-            Label done = cb.newLabel();
-            for (int a = 0; a < 3; a++) {
-                cb.iinc(ahead[a], 1);
-                cb.iload(ahead[a]);
-                cb.aload(m.ctaSlot);
-                cb.invokevirtual(Vec.CTA, "gridDim", mt(Vec.DIM3));
-                cb.invokevirtual(Vec.DIM3, dim[a], mt(CD_int));
-                cb.if_icmplt(done);
-                if (a == 2) {
-                    cb.goto_(none);
-                } else {
-                    cb.iconst_0();
-                    cb.istore(ahead[a]);
-                }
-            }
-            cb.labelBinding(done);
-        }
-
-        /** The touches of every group of the CTA ({@link #ahead}'s, where set). */
+        /** The touches of every group of the CTA. */
         private void groups(List<TouchLoop> loops) {
             for (int s : new int[] {base, x0, y0, z0}) {
                 if (s >= 0) {
@@ -524,13 +465,6 @@ final class Touches {
                             cb.iload(base);
                             cb.loadConstant(m.warpSize);
                             cb.idiv();
-                        }
-                        case CTAID_X, CTAID_Y, CTAID_Z -> {
-                            if (ahead != null) {
-                                cb.iload(ahead[((SReg) x.aux).ordinal() - SReg.CTAID_X.ordinal()]);
-                            } else {
-                                m.scalar(x);
-                            }
                         }
                         default -> m.scalar(x);
                     }

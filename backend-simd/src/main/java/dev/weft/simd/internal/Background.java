@@ -116,11 +116,8 @@ public final class Background {
         }
     }
 
-    /**
-     * Waits while a user's compile is under way, on any thread (at most {@link #MAX_WAIT_NANOS}): for background
-     * work on threads of its own (the C1 exclusion's installation).
-     */
-    public static void waitForForeground() {
+    /** Waits while a user's compile is under way (at most {@link #MAX_WAIT_NANOS}). */
+    private static void waitForForeground() {
         if (FOREGROUND.get() == 0) {
             return;
         }

@@ -119,15 +119,6 @@ final class Compiler {
      */
     static final boolean LOOP_FISSION = !"false".equals(System.getProperty("weft.simd.loopFission"));
 
-    /**
-     * {@code -Dweft.simd.warmUpYields=true}: a compile on a background thread (the warm-up's) gives way to a user's
-     * compile at its phase boundaries (before parsing, analyses and code generation). Off by default: measured
-     * (FirstCompileBenchmark, first kernel at once after the device, interleaved fresh JVMs), the user's compile then
-     * waited less for a core but did the warm-up's class loading and linking itself (compiling thread's CPU 64-130
-     * ms instead of 44-79), for the same wall time within noise; {@link WarmUp} explains why its compiles run on.
-     */
-    static final boolean WARM_UP_YIELDS = Boolean.getBoolean("weft.simd.warmUpYields");
-
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
     /**
@@ -386,9 +377,6 @@ final class Compiler {
      * run (see {@link Menu}).
      */
     static Code compile(LambdaSource src, int warpSize, boolean profiled, Dim3 block) {
-        if (WARM_UP_YIELDS) {
-            Background.yieldToForeground();
-        }
         long t0 = System.nanoTime();
         MethodModel impl = src.implementation();
         ClassModel cls = src.implClassModel();
@@ -406,9 +394,6 @@ final class Compiler {
             throw new Decline(noNarrowLanes);
         }
         long tParse = System.nanoTime();
-        if (WARM_UP_YIELDS) {
-            Background.yieldToForeground();
-        }
         Cfg cfg = new Cfg(g);
         List<String> allocations = SharedAllocations.number(g, cfg);
         if (!allocations.isEmpty()) {
@@ -572,9 +557,6 @@ final class Compiler {
             Profiling profiling = profiled ? new Profiling(g, warpSize, group) : null;
             gen.withProfiling(profiling);
             ClassDesc cd = ClassDesc.ofInternalName(HiddenClasses.PACKAGE + "Kernel$" + sanitize(name) + "$" + SERIAL.incrementAndGet());
-            if (WARM_UP_YIELDS) {
-                Background.yieldToForeground();
-            }
             long tGen0 = System.nanoTime();
             byte[] bytes;
             int largest;

@@ -38,7 +38,11 @@ import java.util.Objects;
  * (mandelbrot), 66 instead of 85 (tiled sgemm); after two other kernels 18 to 29 ms instead of 31 to 52.
  *
  * <p>The CTA runs wait while a user's compile is under way (see {@link Background}): 0.5 s after the device was
- * created they were taking as much CPU as the user's compile on two cores. The compiles here do not wait.
+ * created they were taking as much CPU as the user's compile on two cores. The compiles here do not wait: made to
+ * give way at their phase boundaries (before parsing, analyses and code generation; removed in session 20), the
+ * user's compile waited less for a core but did the warm-up's class loading and linking itself (the compiling
+ * thread's CPU 64-130 ms instead of 44-79; FirstCompileBenchmark, first kernel at once after the device,
+ * interleaved fresh JVMs), for the same wall time within noise.
  *
  * <p>Their compilations are cached like any other, under this class. A failure here is ignored: the first real
  * compile then simply pays the cost itself.

@@ -28,25 +28,22 @@ import javax.management.ObjectName;
  * ({@code -XX:TieredStopAtLevel=1}, {@code -XX:CompilationMode=quick-only}), or where the interpreter does not
  * profile ({@code -XX:-ProfileInterpreter}: a method C1 may not compile then never reaches C2), C1 is left
  * alone.
+ *
+ * <p>Rejected, and removed in session 20: installing the directive only when the first kernel is bound (its first
+ * launch), after any user compile under way, instead of from the moment the backend is loaded. Measured
+ * (FirstCompileBenchmark, first kernel compiled at once after {@code Device.create()}, 5 fresh JVMs per kernel, the
+ * same minutes, with the warm-up's compiles giving way too): the compile itself took 119-168 ms of wall time
+ * instead of 144-245 installed eagerly (medians for saxpy, black-scholes, tiled sgemm and scan), the directive's
+ * 130-200 ms of CPU no longer sharing the two cores with it. But the first launch then waits for the installation
+ * (a scratch main, saxpy compiled and launched at once, 3 runs each: compile 173-405 ms then launch 250-430 ms,
+ * against 264-370 then 69-107 installed eagerly; created to launched 454-878 ms against 361-523). The cost moves
+ * from the compile to the first launch and grows there, so the directive is installed eagerly.
  */
 public final class C1Exclusion {
 
     /** Generated kernel classes' methods, in the directive syntax. */
     static final String PATTERN = HiddenClasses.PACKAGE + "Kernel*.*";
 
-    /**
-     * {@code -Dweft.simd.lazyC1Exclusion=true} installs the directive only when the first kernel is bound (its first
-     * launch), after any user compile under way, instead of from the moment the backend is loaded.
-     *
-     * <p>Measured (FirstCompileBenchmark, first kernel compiled at once after {@code Device.create()}, 5 fresh JVMs
-     * per kernel, the same minutes, with the warm-up's compiles giving way too): the compile itself took 119-168 ms
-     * of wall time instead of 144-245 installed eagerly (medians for saxpy, black-scholes, tiled sgemm and scan), the
-     * directive's 130-200 ms of CPU no longer sharing the two cores with it. But the first launch then waits for
-     * the installation (a scratch main, saxpy compiled and launched at once, 3 runs each: compile 173-405 ms then
-     * launch 250-430 ms, against 264-370 then 69-107 installed eagerly; created to launched 454-878 ms against
-     * 361-523). The cost moves from the compile to the first launch and grows there, so it is off by default.
-     */
-    static final boolean LAZY = Boolean.getBoolean("weft.simd.lazyC1Exclusion");
 
     /** The directive's installation; started by {@link #start} or {@link #ensure}, once per JVM. */
     private static final class Installation {
@@ -80,14 +77,9 @@ public final class C1Exclusion {
     private C1Exclusion() {
     }
 
-    /**
-     * The backend was loaded: starts installing the directive, on a thread of its own (with
-     * {@code -Dweft.simd.lazyC1Exclusion=true} nothing: the first {@link #ensure} starts it).
-     */
+    /** The backend was loaded: starts installing the directive, on a thread of its own. */
     public static void start() {
-        if (!LAZY) {
-            installation();
-        }
+        installation();
     }
 
     private static java.util.concurrent.CompletableFuture<Boolean> installation() {
@@ -146,8 +138,7 @@ public final class C1Exclusion {
      * Installs the directive. Starting the platform MBean server is its cost: some 200 ms of CPU in a fresh JVM
      * (sampled: three quarters of it registering the platform MXBeans, each introspected as an MXBean; the
      * DiagnosticCommand MBean has no public way in without that server), which on two cores competes with a user's
-     * first compile when the device was created just before. Lazily ({@link #LAZY}) it waits while a user's compile
-     * is under way (at most {@link dev.weft.simd.internal.Background#MAX_WAIT_NANOS}). The temporary file is not
+     * first compile when the device was created just before. The temporary file is not
      * made by {@link Files#createTempFile}, whose name comes from a {@link java.security.SecureRandom}: seeding it
      * took 30-40 ms of CPU in a fresh JVM here (and loaded some 40 security classes).
      */
@@ -160,9 +151,6 @@ public final class C1Exclusion {
             Path file = directiveFile();
             try {
                 Files.writeString(file, "[{ match: \"" + PATTERN + "\", c1: { Exclude: true } }]");
-                if (LAZY) {
-                    dev.weft.simd.internal.Background.waitForForeground();
-                }
                 MBeanServer server = ManagementFactory.getPlatformMBeanServer();
                 ObjectName command = new ObjectName("com.sun.management:type=DiagnosticCommand");
                 Object reply = server.invoke(command, "compilerDirectivesAdd", new Object[] {new String[] {"\"" + file + "\""}},

@@ -8,18 +8,13 @@ import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.CompileReport;
 import dev.weft.runtime.Device;
-import dev.weft.simd.internal.Background;
 import java.lang.management.ManagementFactory;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/**
- * The C1 exclusion is in place before a compiled kernel runs, whenever it is installed (at once, or at the first
- * bind with {@code -Dweft.simd.lazyC1Exclusion=true}), and its installation waits for user compiles under way.
- */
+/** The C1 exclusion is in place before a compiled kernel runs. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class C1ExclusionTest {
 
@@ -58,26 +53,5 @@ class C1ExclusionTest {
         // hidden classes' package.
         assertTrue(C1Exclusion.PATTERN.startsWith(HiddenClasses.PACKAGE + "Kernel"), C1Exclusion.PATTERN);
         assertTrue(C1Exclusion.PATTERN.endsWith("*.*"), C1Exclusion.PATTERN);
-    }
-
-    @Test
-    void waitForForeground_userCompileUnderWay_waitsUntilItEnds() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch returned = new CountDownLatch(1);
-        Background.foregroundBegin();
-        try {
-            Thread t = new Thread(() -> {
-                started.countDown();
-                Background.waitForForeground();
-                returned.countDown();
-            });
-            t.setDaemon(true);
-            t.start();
-            assertTrue(started.await(10, TimeUnit.SECONDS));
-            assertFalse(returned.await(200, TimeUnit.MILLISECONDS), "returned while a user compile was under way");
-        } finally {
-            Background.foregroundEnd();
-        }
-        assertTrue(returned.await(10, TimeUnit.SECONDS), "still waiting after the user compile ended");
     }
 }

@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Kernels of many short phases, against the reference executor, for what makes each phase cheaper: shared arrays
- * whose length is the same for the whole CTA but not a constant, fetched once per phase by the methods per resume
- * point ({@code -Dweft.simd.uniformSharedOncePerPhase=true}, off by default: run these tests with it too); groups
- * that sit a phase out passed over in a loop of their own ({@code -Dweft.simd.idleRuns}), also where a uniform
+ * whose length is the same for the whole CTA but not a constant (restored per group: fetching them once per phase
+ * was tried and removed); groups that sit a phase out passed over in a loop of their own ({@code -Dweft.simd.idleRuns}), also where a uniform
  * branch takes the whole group to the next barrier ({@code -Dweft.simd.uniformIdleWays}); the one pass over the
  * groups' stops after a phase ({@code -Dweft.simd.onePassNext}). CTAs of 1, 33, 100, 256 and 1024 threads, 2D and
  * 3D CTAs (row-aligned groups, groups of 8, the general variant), partial groups, and the faults and the barrier

@@ -13,7 +13,6 @@ import dev.weft.simd.internal.ir.Kind;
 import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
-import dev.weft.simd.internal.ir.SReg;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
@@ -86,54 +85,10 @@ final class Barriers {
             cb.aload(method.ctaSlot);
             cb.invokevirtual(Vec.CTA, "sharedMemory", mt(Vec.SHARED_MEMORY));
             cb.loadConstant((Integer) x.aux);
-            ctaUniformValue(x.in(0));
+            method.scalar(x.in(0)); // a constant length (see hoistedShared)
             cb.invokevirtual(Vec.SHARED_MEMORY, MemoryOps.sharedMethod(x.kind), mt(Vec.scalar(x.kind), CD_int, CD_int));
             cb.astore(e.getKey());
         }
-    }
-
-    /**
-     * Whether int value {@code x} is the same for every thread of a CTA and computable in a phase's prologue
-     * without a fault: a constant, an int parameter, a CTA-wide special register (blockDim, blockIdx, gridDim,
-     * warpSize: read at the method's start), or the arithmetic of such values (no loads: memory may change
-     * between phases). The length of a shared array such as {@code sharedFloats(blockDim.x)}; see {@link
-     * #hoistedShared}.
-     */
-    private boolean ctaUniformLength(Node x, int depth) {
-        if (depth > 8 || x.kind != Kind.INT) {
-            return false;
-        }
-        Storage st = storage.get(x);
-        if (st instanceof Storage.Const) {
-            return true;
-        }
-        return switch (x.op) {
-            case PARAM -> st instanceof Storage.Scalar;
-            case SREG -> ((SReg) x.aux).isCtaUniform() && st instanceof Storage.Scalar;
-            case ADD, SUB, MUL, AND, OR, XOR, SHL, SHR, USHR -> x.in.size() == 2
-                    && ctaUniformLength(x.in(0), depth + 1) && ctaUniformLength(x.in(1), depth + 1);
-            // a constant divisor other than 0: no fault (MIN_VALUE / -1 wraps in Java as in the group's code)
-            case DIV, REM -> x.in.size() == 2 && ctaUniformLength(x.in(0), depth + 1)
-                    && storage.get(x.in(1)) instanceof Storage.Const c && ((Number) c.value()).intValue() != 0;
-            case NEG -> ctaUniformLength(x.in(0), depth + 1);
-            default -> false;
-        };
-    }
-
-    /** Pushes a value {@link #ctaUniformLength} accepts, from its leaves (the group's locals are not set yet). */
-    private void ctaUniformValue(Node x) {
-        Storage st = storage.get(x);
-        if (st instanceof Storage.Const || x.op == Op.PARAM || x.op == Op.SREG) {
-            method.scalar(x);
-            return;
-        }
-        ctaUniformValue(x.in(0));
-        if (x.op == Op.NEG) {
-            cb.ineg();
-            return;
-        }
-        ctaUniformValue(x.in(1));
-        method.arithmetic.scalarBinary(x.op, Kind.INT);
     }
 
     /**
@@ -160,8 +115,7 @@ final class Barriers {
                 }
             }
             for (Node x : method.g.entry().nodes) {
-                if (x.op == Op.SHARED && (storage.get(x.in(0)) instanceof Storage.Const
-                        || CodeGen.UNIFORM_SHARED_ONCE_PER_PHASE && ctaUniformLength(x.in(0), 0))
+                if (x.op == Op.SHARED && storage.get(x.in(0)) instanceof Storage.Const
                         && storage.get(x) instanceof Storage.Scalar sc && keptRefs.contains(sc.slot())) {
                     hoistedShared.put(sc.slot(), x);
                 }

@@ -165,13 +165,6 @@ public final class CodeGen {
      * turn 3.5, 16 per turn 3.9). {@code -Dweft.simd.roundRobinIterations=N} (at least 1) sets it, to compare.
      */
     static final int ROUND_ROBIN_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.roundRobinIterations", 4));
-    /**
-     * Whether round-robin stride loops may carry vectors (each group's from and back to its spill row, see
-     * {@code StrideLoopCode.roundRobinColumns}); off unless {@code -Dweft.simd.roundRobinVectors=true}: the reduction (its
-     * loop carries a per-thread float sum) measured no faster with it (session 9, PairedBenchmark, medians of 6
-     * iterations: on 0.25 and 0.24 of the hand-written rate, off 0.26 and 0.29), so scalars only by default.
-     */
-    public static final boolean ROUND_ROBIN_VECTORS = "true".equals(System.getProperty("weft.simd.roundRobinVectors"));
     /** The most header and body nodes of a loop run round-robin: its body is emitted once more in the pause's method. */
     static final int ROUND_ROBIN_NODES = 32;
 
@@ -192,7 +185,8 @@ public final class CodeGen {
     /**
      * Groups that {@code IdleSkips.idleSkip} passes over run on in a small loop of their own ({@code
      * IdleSkips.idleRun}) rather than round the whole group loop; {@code -Dweft.simd.idleRuns=false} turns it off,
-     * to compare. Measured together with {@code uniformSharedOncePerPhase} and {@code Phases.ONE_PASS_NEXT}
+     * to compare. Measured together with the then switch {@code uniformSharedOncePerPhase} (see {@link
+     * #SHARED_ONCE_PER_PHASE}) and {@code Phases.ONE_PASS_NEXT}
      * (PairedBenchmark weft/vectorApi, medians of 6 iterations, all on / all off back to back, 2 shared cores):
      * reduction 0.31 / 0.19, 0.33 / 0.29 (a third pair disturbed by a test run), and with uniformSharedOncePerPhase
      * off in both 0.24 / 0.19; the tree alone (the reduction's
@@ -282,19 +276,14 @@ public final class CodeGen {
      * 0.203-0.228 / off 0.214-0.289). Register-blocked sgemm on 0.272-0.285 / off 0.235-0.283; transpose on
      * 0.655-0.760 / off 0.622-0.698; reduction (its array's length is blockDim.x: not fetched so) within noise. Per
      * group of the tile-loading phase it drops the reference row's array loads and two type checks, and C2 hoists
-     * the tiles' lengths out of the group loop (perfasm).
+     * the tiles' lengths out of the group loop (perfasm). Arrays whose length is the same for the whole CTA but not
+     * a constant ({@code sharedFloats(blockDim.x)}, the tree reduction's) are not fetched so: computing the length
+     * again in the phase prologue did not measurably win (the reduction's tree alone, 256 CTAs, CPU ms per launch:
+     * 0.54-0.60 with it, 0.52-0.58 without; only about 20 of 144 resumes per CTA restore the array, the others are
+     * passed over), and was removed in session 20.
      */
     static final boolean SHARED_ONCE_PER_PHASE = !"false".equals(System.getProperty("weft.simd.sharedOncePerPhase"));
 
-    /**
-     * With {@link #SHARED_ONCE_PER_PHASE}, also the shared arrays whose length is the same for the whole CTA but not
-     * a constant ({@code sharedFloats(blockDim.x)}, the tree reduction's array; {@code Barriers.ctaUniformLength}):
-     * the phase prologue computes the length again from the CTA's parameters and registers. Off unless
-     * {@code -Dweft.simd.uniformSharedOncePerPhase=true}: it did not measurably win. The reduction's tree alone (256
-     * CTAs, CPU ms per launch, the session's other switches on): 0.54-0.60 with it, 0.52-0.58 without; there only the
-     * groups with work (about 20 of 144 resumes per CTA) restore the array, the others are passed over.
-     */
-    static final boolean UNIFORM_SHARED_ONCE_PER_PHASE = Boolean.getBoolean("weft.simd.uniformSharedOncePerPhase");
 
     final Graph g;
     final Cfg cfg;

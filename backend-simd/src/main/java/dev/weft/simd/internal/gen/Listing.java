@@ -175,8 +175,8 @@ public final class Listing {
                                 + " advance together (-Dweft.simd.interleave=false: each group runs its whole loop in turn)";
                         if (CodeGen.ROUND_ROBIN) {
                             kind += "; once every group has paused, the first runs the groups' iterations round-robin, "
-                                    + CodeGen.ROUND_ROBIN_ITERATIONS + " per turn, when all the loop carries is scalars or"
-                                    + " vectors kept inline and what it reads from outside is the same in every group"
+                                    + CodeGen.ROUND_ROBIN_ITERATIONS + " per turn, when all the loop carries is scalars"
+                                    + " and what it reads from outside is the same in every group"
                                     + " (-Dweft.simd.roundRobin=false: pauses only)";
                         }
                     }

@@ -3,7 +3,6 @@ package dev.weft.simd.internal.gen;
 import static dev.weft.simd.internal.gen.Vec.mt;
 import static java.lang.constant.ConstantDescs.CD_boolean;
 import static java.lang.constant.ConstantDescs.CD_int;
-import static java.lang.constant.ConstantDescs.CD_void;
 
 import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.ir.Block;
@@ -14,7 +13,6 @@ import dev.weft.simd.internal.ir.SReg;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
-import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -220,66 +218,32 @@ final class StrideLoopCode {
     }
 
     /**
-     * For a phi of a round-robin loop's header: per local it lives in, {@code {spill class, local, column, vector
-     * kind or -1}}, as the pause keeps it; null when it is not kept so. Scalars (an affine index's base, a uniform
-     * value) and vectors kept inline in their row (float, and int ones without spill calls): a varying value a
-     * group carries (the reduction's per-thread sum) comes from its row and goes back to it as a load and a store
-     * of that row, which the last group's turn left in L1. (A shadow, the per-thread copy a value has after the
-     * divergent loop, is written on the general path only: fast iterations leave it as kept.)
+     * For a phi of a round-robin loop's header: per local it lives in, {@code {spill class, local, column}}, as the
+     * pause keeps it; null when it is not kept so. Scalars only (an affine index's base, a uniform value): a loop
+     * that carries a varying value (the reduction's per-thread sum) pauses without the round-robin. Carrying such
+     * vectors too, each group's from its spill row and back, was measured no faster on the reduction (session 9,
+     * PairedBenchmark, medians of 6 iterations: with 0.25 and 0.24 of the hand-written rate, without 0.26 and
+     * 0.29) and removed in session 20.
      */
     private List<int[]> roundRobinColumns(Node phi) {
         Storage st = method.storage.get(phi);
         if (st instanceof Storage.Affine a) {
             st = a.base();
         }
-        int[] slots;
-        if (st instanceof Storage.Scalar sc && sc.kind() != Kind.BOOL) {
-            slots = new int[] {sc.slot()};
-        } else if (st instanceof Storage.Vectors vs && CodeGen.ROUND_ROBIN_VECTORS) {
-            slots = vs.slots();
-        } else {
+        if (!(st instanceof Storage.Scalar sc) || sc.kind() == Kind.BOOL) {
             return null;
         }
-        List<int[]> out = new ArrayList<>();
-        for (int slot : slots) {
-            int[] found = null;
-            for (int[] k : method.keptAt.get(method.barrierBlocks.getFirst())) {
-                if (k[1] == slot && k[0] != MethodGen.SPILL_REF && (k.length == 2) == (st instanceof Storage.Scalar)
-                        && (k.length == 2 || method.barriers.inlineSpill(k))) {
-                    found = new int[] {k[0], k[1], method.columns.get(k[0]).get(SpillPlan.spillKey(k)), k.length == 2 ? -1 : k[3]};
-                }
+        int[] found = null;
+        for (int[] k : method.keptAt.get(method.barrierBlocks.getFirst())) {
+            if (k[1] == sc.slot() && k[0] != MethodGen.SPILL_REF && k.length == 2) {
+                found = new int[] {k[0], k[1], method.columns.get(k[0]).get(SpillPlan.spillKey(k))};
             }
-            if (found == null) {
-                return null;
-            }
-            out.add(found);
         }
-        return out;
+        return found == null ? null : List.of(found);
     }
 
     /** Loads (or with {@code store}, stores) carried local {@code c} (see {@link #roundRobinColumns}) of group {@code g}'s row. */
     private void roundRobinCarry(int[] c, int rows, int g, boolean store) {
-        if (c[3] >= 0) {
-            Kind kind = Kind.values()[c[3]];
-            ClassDesc vt = Vec.vector(kind);
-            if (store) {
-                cb.aload(c[1]);
-                cb.aload(rows);
-                cb.iload(g);
-                cb.aaload();
-                cb.loadConstant(c[2]);
-                cb.invokevirtual(vt, "intoArray", mt(CD_void, Vec.scalar(kind).arrayType(), CD_int));
-            } else {
-                Vec.loadSpecies(cb, kind);
-                cb.aload(rows);
-                cb.iload(g);
-                cb.aaload();
-                cb.loadConstant(c[2]);
-                cb.invokestatic(vt, "fromArray", mt(vt, Vec.SPECIES, Vec.scalar(kind).arrayType(), CD_int));
-                cb.astore(c[1]);
-            }
-            return;
-        }
         TypeKind t = Barriers.spillTypeKind(c[0]);
         cb.aload(rows);
         cb.iload(g);

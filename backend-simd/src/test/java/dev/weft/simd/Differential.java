@@ -77,12 +77,25 @@ public final class Differential implements AutoCloseable {
     /**
      * Compiles, waits for the background compile of the methods per resume point, then checks as {@link
      * #check(Dim3, Dim3, Function, Object...)}: so a kernel with barriers runs those methods, not its general ones.
+     * A class of those methods that fails to load would leave the general ones in place with the same results, so
+     * this also asserts that no background job has failed.
      */
     public Object[] checkOnResumeMethods(Dim3 grid, Dim3 block, Function<Object[], Kernel> make, Object... data)
             throws InterruptedException {
         report(block, make, data);
-        assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        awaitResumeMethods();
         return check(grid, block, make, data);
+    }
+
+    /**
+     * Waits for the background compiles of the methods per resume point, and asserts that none has failed: a class
+     * of those methods that does not load leaves the general methods in place, with the same results, so no
+     * comparison of results would see it.
+     */
+    public static void awaitResumeMethods() throws InterruptedException {
+        assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        assertEquals(0, dev.weft.simd.internal.Background.internalErrors(),
+                "background compiles that failed with an internal error (their warnings are in the log)");
     }
 
     /** Runs on both, asserts compiled and bit-for-bit equal results. Returns the SIMD copy of the data. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
-import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -131,7 +130,7 @@ class ResumeSpillTest {
     void barrierNotReachedByAllThreads_stillFails() throws InterruptedException {
         Object[] data = {new int[3 * 64]};
         d.report(Dim3.of(64), ResumeSpillTest::barrierNotReached, data);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        Differential.awaitResumeMethods();
         Dim3 grid = Dim3.of(3);
         Dim3 block = Dim3.of(64);
         KernelException re = assertThrows(KernelException.class,
@@ -140,6 +139,29 @@ class ResumeSpillTest {
                 () -> d.simd.launch(grid, block, barrierNotReached(Differential.copy(data))));
         assertEquals(re.blockIdx(), ve.blockIdx(), "failing CTA");
         assertTrue(ve.threadIdx().isEmpty(), ve.getMessage());
+        assertTrue(ve.getMessage().contains("syncThreads() not reached by all threads of the CTA"), ve.getMessage());
+    }
+
+    /** Lesson 10's mistake: a barrier only the even threads reach. */
+    static Kernel evenThreadsBarrier(Object[] a) {
+        return t -> {
+            if (t.threadIdxX() % 2 == 0) {
+                t.syncThreads();
+            }
+        };
+    }
+
+    @Test
+    void barrierOnEvenThreadsOnly_methodsPerResumePointLoad_andTheLaunchFailsAsOnTheReference() throws InterruptedException {
+        // Its methods per resume point carry the entry's code unreached, whose locals alone went past the max_locals
+        // the ClassFile API counts without stack maps: HotSpot's verifier refused the class (the general methods ran on).
+        d.report(Dim3.of(64), ResumeSpillTest::evenThreadsBarrier);
+        Differential.awaitResumeMethods();
+        KernelException re = assertThrows(KernelException.class,
+                () -> d.reference.launch(Dim3.of(2), Dim3.of(64), evenThreadsBarrier(new Object[0])));
+        KernelException ve = assertThrows(KernelException.class,
+                () -> d.simd.launch(Dim3.of(2), Dim3.of(64), evenThreadsBarrier(new Object[0])));
+        assertEquals(re.blockIdx(), ve.blockIdx(), "failing CTA");
         assertTrue(ve.getMessage().contains("syncThreads() not reached by all threads of the CTA"), ve.getMessage());
     }
 }

@@ -25,6 +25,8 @@ public final class Background {
     private static final AtomicInteger FOREGROUND = new AtomicInteger();
     /** Background jobs whose results a launch will use (the methods per resume point) still under way. */
     private static final AtomicInteger PENDING = new AtomicInteger();
+    /** Background jobs that ended in an internal error (logged; see {@link #internalErrors}). */
+    private static final AtomicInteger INTERNAL_ERRORS = new AtomicInteger();
     /** The longest one checkpoint waits for foreground compiles: longer than any compile measured here. */
     public static final long MAX_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How often a waiting background thread looks again. */
@@ -142,5 +144,21 @@ public final class Background {
             Thread.sleep(1);
         }
         return true;
+    }
+
+    /**
+     * A background job failed with an internal error: it logged it, and the kernel runs on without the job's
+     * result (the same results, more slowly).
+     */
+    static void internalError() {
+        INTERNAL_ERRORS.incrementAndGet();
+    }
+
+    /**
+     * Background jobs so far that ended in an internal error. Such a failure changes no result, only speed, so a
+     * differential test cannot see it: tests assert that this stays 0.
+     */
+    public static int internalErrors() {
+        return INTERNAL_ERRORS.get();
     }
 }

@@ -969,6 +969,14 @@ final class MethodGen {
         if (ctaCountSlot >= 0 && gen.profiling == null) {
             nextCtaOfRow(nextCta);
         }
+        if (!CodeGen.STACK_MAPS && nextSlot > 0) {
+            // A method per resume point carries code it never reaches (the kernel's entry, other phases), and without
+            // stack maps the ClassFile API counts max_locals over the reachable code only, while HotSpot's verifier
+            // for version-49 classes checks every instruction's local against it: a local only unreachable code uses
+            // failed the class ("Illegal local variable number"). A dead store to the top local counts them all.
+            cb.iconst_0();
+            cb.istore(nextSlot - 1);
+        }
         cb.return_();
     }
 

@@ -168,7 +168,7 @@ class CodeShapeTest {
                 // Every variant (a report's class), and the one these CTAs run (the launch's class).
                 device.compileReport(k);
                 device.compileReport(k, Dim3.of(16, 16));
-                assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+                Differential.awaitResumeMethods();
                 device.launch(Dim3.of(n / 16, n / 16), Dim3.of(16, 16), k);
             }
         });

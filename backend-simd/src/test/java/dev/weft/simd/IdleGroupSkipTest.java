@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
-import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -295,7 +294,7 @@ class IdleGroupSkipTest {
     void barrierNotReachedByAllThreads_stillFails() throws InterruptedException {
         Object[] data = {new float[3]};
         d.report(Dim3.of(64), IdleGroupSkipTest::treeWithReturn, data);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        Differential.awaitResumeMethods();
         Dim3 grid = Dim3.of(3);
         Dim3 block = Dim3.of(64);
         KernelException re = assertThrows(KernelException.class,

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
-import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -111,7 +110,7 @@ class LoopFissionTest {
             Object[] data = {Differential.floats(n * n, 5, -1, 1), Differential.floats(n * n, 6, -1, 1), new float[n * n], n};
             String listing = d.report(LoopFissionTest::registerBlocked, data).listing();
             d.report(Dim3.of(16, 16), LoopFissionTest::registerBlocked, data);
-            assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+            Differential.awaitResumeMethods();
             d.check(Dim3.of(tiles, tiles), Dim3.of(16, 16), LoopFissionTest::registerBlocked, data);
             assertEquals(4, count(listing, "  loop b", "per group of"), "the FMA loop split in two:\n" + listing);
         }

@@ -144,7 +144,7 @@ class RoundRobinStrideLoopTest {
     /** Checks on the methods per resume point; returns how many CTA phases ran a loop round-robin meanwhile. */
     private static long check(int ctas, int block, Function<Object[], Kernel> k, Object... data) throws InterruptedException {
         d.report(Dim3.of(block), k, data);
-        assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        Differential.awaitResumeMethods();
         long before = Phases.roundRobinRuns();
         d.check(Dim3.of(ctas), Dim3.of(block), k, data);
         return Phases.roundRobinRuns() - before;
@@ -174,7 +174,7 @@ class RoundRobinStrideLoopTest {
         for (int[] shape : new int[][] {{32, 8}, {16, 4}, {24, 5}}) {
             int n = 100_003;
             d.report(Dim3.of(shape[0], shape[1]), RoundRobinStrideLoopTest::histogram2d, new int[1], new int[64], new int[] {1});
-            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+            Differential.awaitResumeMethods();
             d.check(Dim3.of(3), Dim3.of(shape[0], shape[1]), RoundRobinStrideLoopTest::histogram2d, Differential.ints(n, 50, 0, 64),
                     new int[64], new int[] {n});
         }

@@ -98,7 +98,7 @@ class ShapeVariantTest {
         Dumps.into(dir, () -> {
             d.simd.launch(Dim3.of(3, 2), Dim3.of(16, 16), tileSums(new Object[] {in.clone(), new float[in.length]}));
             // the methods per resume point: the same class again, from a background compile
-            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000));
+            Differential.awaitResumeMethods();
         });
         List<Set<String>> compiled = variantsOf(dir, "tileSums");
         assertEquals(1, compiled.size(), compiled::toString);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.KernelException;
-import dev.weft.simd.internal.Background;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -204,7 +203,7 @@ class ShortPhasesTest {
         for (int[] c : new int[][] {{256, 200}, {1024, 1000}, {256, 5}}) {
             Object[] data = {new float[3], c[1]};
             d.report(Dim3.of(c[0]), ShortPhasesTest::treeQuit, data);
-            assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+            Differential.awaitResumeMethods();
             Dim3 grid = Dim3.of(3);
             Dim3 block = Dim3.of(c[0]);
             KernelException re = assertThrows(KernelException.class,
@@ -295,7 +294,7 @@ class ShortPhasesTest {
     void warpReturnsByUniformBranch_barrierNotReached_stillFails() throws InterruptedException {
         Object[] data = {new float[3 * 128]};
         d.report(Dim3.of(128), ShortPhasesTest::warpQuits, data);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        Differential.awaitResumeMethods();
         Dim3 grid = Dim3.of(3);
         Dim3 block = Dim3.of(128);
         KernelException re = assertThrows(KernelException.class,

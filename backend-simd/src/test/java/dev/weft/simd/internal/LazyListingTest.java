@@ -55,7 +55,7 @@ class LazyListingTest {
         assertFalse(during.listing().written());
         String early = during.listing().get();
         Compiler.Code after = Compiler.compile(LambdaSource.of(reverse), WARP);
-        assertTrue(Background.awaitIdle(100_000), "the methods per resume point did not arrive");
+        dev.weft.simd.Differential.awaitResumeMethods();
         assertFalse(after.listing().written());
         String late = after.listing().get();
         assertTrue(late.contains("syncThreads()"), late);

@@ -89,6 +89,14 @@ class OversizedVariantTest {
         return t -> mixRow64(t, in, w, out);
     }
 
+    /** {@link #mixes64} at another lambda site: a kernel with compilations of its own. */
+    static Kernel mixes64Again(Object[] a) {
+        float[] in = (float[]) a[0];
+        float[] w = (float[]) a[1];
+        float[] out = (float[]) a[2];
+        return t -> mixRow64(t, in, w, out);
+    }
+
     private static Object[] data() {
         return new Object[] {Differential.floats(N, 1, -1, 1), Differential.floats(64, 2, -1, 1), new float[N]};
     }
@@ -158,7 +166,7 @@ class OversizedVariantTest {
     }
 
     @Test
-    void launch_inAShapeThatTheClassOfItsVariantDoesNotServe_runsTheClassWithEveryVariant() {
+    void launch_inAShapeThatTheClassOfItsVariantDoesNotServe_compilesAClassOfItsOwn() {
         // Groups of 32 threads (the menu's: 1D CTAs compile in them) give 16 x 2 the general variant, too large there;
         // it compiles in groups of 16, where the row-aligned variant serves it.
         String line = d.report(Dim3.of(64), OversizedVariantTest::mixes32, data()).listing();
@@ -167,20 +175,35 @@ class OversizedVariantTest {
         assertTrue(rows.contains("a group of 16 threads"), rows);
         assertTrue(rows.contains("when a group lies within one row of the CTA"), rows);
         assertFalse(rows.contains("any other CTA shape"), rows);
-        // 4 x 4 runs the general variant too, in the menu's groups: that class does not serve it, the class with
-        // every variant does, in the groups where they all fit
+        // 4 x 4 runs the general variant too, in the menu's groups: that class does not serve it, so 4 x 4 compiles a
+        // class of its own, the general variant alone, in the groups where it fits
         CompileReport general = d.report(Dim3.of(4, 4), OversizedVariantTest::mixes32, data());
         assertEquals("simd", general.executor(), general::summary);
         String listing = general.listing();
         assertTrue(listing.contains("any other CTA shape"), listing);
-        assertTrue(listing.contains("when a group lies within one row of the CTA"), listing);
-        assertFalse(listing.contains("for CTAs of blockDim"), listing);
+        assertFalse(listing.contains("when a group lies within one row of the CTA"), listing);
+        assertTrue(listing.contains("for CTAs of blockDim 4 x 4 x 1"), listing);
+        assertTrue(listing.contains("a group of " + Lanes.L32 + " threads"), listing);
         check(Dim3.of(16, 2), OversizedVariantTest::mixes32);
         check(Dim3.of(4, 4), OversizedVariantTest::mixes32);
-        // 48 x 2: the class of 16 x 2 serves it; 8 x 4 and 12 x 3: the class with every variant
+        // 48 x 2: the class of 16 x 2 serves it; 8 x 4 and 12 x 3 compile their own
         check(Dim3.of(48, 2), OversizedVariantTest::mixes32);
         check(Dim3.of(8, 4), OversizedVariantTest::mixes32);
         check(Dim3.of(12, 3), OversizedVariantTest::mixes32);
         check(Dim3.of(64), OversizedVariantTest::mixes32);
+    }
+
+    @Test
+    void launch_afterAShapeCompiledInASmallerGroup_compilesAShapeThatItsVariantServesInAnother() {
+        // In the menu's groups (32 threads) 16 x 2 and 8 x 2 run the general variant, too large there and in groups of
+        // 16. 16 x 2 compiles in groups of 16, where the row-aligned variant serves it, but not 8 x 2: with 8-lane
+        // registers 8 x 2 compiles in groups of 8, as it does when launched first, though the class with every variant
+        // is too large. With 16-lane registers groups of 16 are the smallest: 8 x 2 runs on the reference executor.
+        assertEquals("simd", d.report(Dim3.of(16, 2), OversizedVariantTest::mixes64Again, data()).executor());
+        CompileReport r = d.report(Dim3.of(8, 2), OversizedVariantTest::mixes64Again, data());
+        assertEquals(Lanes.L32 <= 8 ? "simd" : "reference", r.executor(), r::summary);
+        check(Dim3.of(8, 2), OversizedVariantTest::mixes64Again);
+        check(Dim3.of(24, 2), OversizedVariantTest::mixes64Again);
+        check(Dim3.of(16, 2), OversizedVariantTest::mixes64Again);
     }
 }

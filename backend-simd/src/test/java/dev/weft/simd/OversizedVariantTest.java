@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
  * or all, while the variants of 1D CTAs and of groups within a row fit: a launch compiles the variant of its CTA shape
  * ({@code Compiler.Menu}), so such a kernel runs compiled in the shapes whose variant fits, and a launch in another
  * shape runs on the reference executor. Each kernel reads weights at indices computed from threadIdx.y: scalar loads
- * where threadIdx.y is uniform in a group (1D CTAs, groups within a row), gathers in the general variant, some three
- * times the code. Method sizes depend only on the registers per group, not on their width, so each size named below
+ * where threadIdx.y is uniform in a group (1D CTAs, groups within a row), gathers in the general variant, two to
+ * three times the code. Method sizes depend on the registers per group, not on their width: each size named below
  * holds for 8- and 16-lane registers alike.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)

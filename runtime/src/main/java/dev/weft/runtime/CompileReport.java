@@ -8,7 +8,9 @@ import java.util.List;
  * @param executor the executor's name: {@code "reference"} or a backend's, such as {@code "simd"}
  * @param compiled whether a backend compiled the kernel
  * @param reasons why backends declined it, one line each naming the construct and its source line; empty
- *        when compiled or when the reference executor was chosen by configuration
+ *        when compiled or when the reference executor was chosen by configuration, except for a kernel compiled
+ *        for some CTA shapes only (its code for every shape too large), where they say why other shapes may not
+ *        compile
  * @param listing a readable listing of the code one warp runs (the teaching view), or a one-line
  *        description when nothing was generated
  */

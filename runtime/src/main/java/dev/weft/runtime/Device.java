@@ -181,7 +181,7 @@ public final class Device implements AutoCloseable {
     /**
      * Which executor runs {@code kernel}, why, and what it runs: for a compiled kernel, a listing of the
      * code one warp executes, in every CTA shape. Compiles the kernel for every shape (a launch compiles for its
-     * own).
+     * own); where that code is too large but launches compiled theirs, lists those, with the reasons.
      */
     public CompileReport compileReport(Kernel kernel) {
         return selector.report(Checks.notNull("kernel", kernel));

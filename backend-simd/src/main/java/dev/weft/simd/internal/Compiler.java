@@ -157,7 +157,8 @@ final class Compiler {
      * black-scholes 73 to 61, n-body 74 to 50, mandelbrot 47 to 26, reduction 99 to 51, scan 76 to 65, tiled
      * sgemm 105 to 77. Codes are cached by the menu's choice, so every shape the menu gives one variant runs one
      * code; a kernel too large for the first group tried compiles in smaller groups, where the variant that serves
-     * the compile's shape may not serve every shape of that choice, so a launch checks ({@link Code#serves}).
+     * the compile's shape may not serve every shape of that choice, so a launch checks ({@link Code#serves}) and
+     * where it does not, compiles for its own shape.
      */
     static final class Menu {
         private final List<CodeGen.Variant> variants;

@@ -181,6 +181,20 @@ public final class SimdBackend implements KernelBackend {
         }
     }
 
+    /**
+     * The cached compilation for CTAs of shape {@code block} where the class of their variant does not serve them
+     * ({@link SimdKernel#forShape}): filed under the shape, not the variant, as a launch's compile.
+     */
+    private static Outcome shapeOutcome(Class<?> owner, LambdaSource src, int warpSize, Dim3 block) {
+        Key shape = new Key(src.implMethod, src.implDescriptor, warpSize, false, "blockDim " + block);
+        boolean foreground = Background.compileBegin();
+        try {
+            return CACHE.get(owner).computeIfAbsent(shape, new Compile(src, warpSize, false, block));
+        } finally {
+            Background.compileEnd(foreground);
+        }
+    }
+
     private static Key variantKey(Key all, String variant) {
         return new Key(all.method, all.descriptor, all.warpSize, all.profiled, variant);
     }
@@ -293,8 +307,8 @@ public final class SimdBackend implements KernelBackend {
     }
 
     /**
-     * One kernel class compiled: its classes (one with every CTA-shape variant, and one per variant a launch
-     * needed) and their binders.
+     * One kernel class compiled: its classes (one with every CTA-shape variant, one per variant a launch needed, and
+     * one per CTA shape that the class of its variant does not serve) and their binders.
      */
     private static final class SimdKernel implements CompiledKernel {
         private final Class<?> kernelClass;
@@ -307,6 +321,8 @@ public final class SimdBackend implements KernelBackend {
         private volatile Bound all;
         /** The classes of one variant, by the menu's name; {@link #NONE} where that variant did not compile. */
         private final ConcurrentHashMap<String, Bound> byVariant = new ConcurrentHashMap<>();
+        /** The classes of one CTA shape (see {@link #forShape}); {@link #NONE} where it did not compile. */
+        private final ConcurrentHashMap<Dim3, Bound> byShape = new ConcurrentHashMap<>();
         private volatile Profiled profiled;
         private volatile boolean directiveChecked;
 
@@ -332,28 +348,46 @@ public final class SimdBackend implements KernelBackend {
          * The class of the variant CTAs of shape {@code block} run, compiling it on first use, even where the class
          * with every variant exists (a report's): launches always run the class of their variant, the code
          * measured and tested. Null if neither compiles.
+         *
+         * <p>A variant too large for the menu's group compiles in a smaller one, where the variant that serves the
+         * compile's shape may not serve every shape of the menu's choice: in groups of 32 threads, 16 x 2 and 8 x 2
+         * CTAs both run the general variant; in groups of 16, 16 x 2 runs the row-aligned one, which does not serve
+         * 8 x 2. Such a shape compiles a class of its own, which may fit where the class with every variant does not
+         * (with 8-lane registers, 8 x 2 in groups of 8, where the general variant may still be too large): one
+         * compile per such shape, where a kernel too large for the menu's group is launched in several.
          */
         private Bound forShape(Dim3 block) {
             String variant = menu.choose(block);
             Bound b = byVariant.get(variant);
             if (b == null) {
-                b = byVariant.computeIfAbsent(variant, new CompileFor(block));
+                b = byVariant.computeIfAbsent(variant, new CompileFor(block, false));
             }
-            // A kernel compiled in a smaller group than the menu's may need another variant for this shape.
-            return b != NONE && b.code.serves(block) ? b : withAll();
+            if (b == NONE) {
+                return withAll();
+            }
+            if (b.code.serves(block)) {
+                return b;
+            }
+            Bound own = byShape.get(block);
+            if (own == null) {
+                own = byShape.computeIfAbsent(block, new CompileFor(block, true));
+            }
+            return own == NONE ? null : own;
         }
 
-        /** Compiles the variant for a shape (see {@link #forShape}). */
-        private final class CompileFor implements java.util.function.Function<String, Bound> {
+        /** Compiles the variant for a shape, or with {@code alone} the class of that shape (see {@link #forShape}). */
+        private final class CompileFor implements java.util.function.Function<Object, Bound> {
             private final Dim3 block;
+            private final boolean alone;
 
-            CompileFor(Dim3 block) {
+            CompileFor(Dim3 block, boolean alone) {
                 this.block = block;
+                this.alone = alone;
             }
 
             @Override
-            public Bound apply(String variant) {
-                Outcome o = userOutcome(implOwner, src, warpSize, block);
+            public Bound apply(Object key) {
+                Outcome o = alone ? shapeOutcome(implOwner, src, warpSize, block) : userOutcome(implOwner, src, warpSize, block);
                 if (o.code() == null) {
                     return NONE;
                 }
@@ -414,6 +448,11 @@ public final class SimdBackend implements KernelBackend {
             List<String> reasons = outcome(implOwner, src, warpSize, false, null).reasons();
             StringBuilder listing = new StringBuilder();
             for (Bound b : byVariant.values()) {
+                if (b != NONE) {
+                    listing.append(b.code.listing().get()).append('\n');
+                }
+            }
+            for (Bound b : byShape.values()) {
                 if (b != NONE) {
                     listing.append(b.code.listing().get()).append('\n');
                 }

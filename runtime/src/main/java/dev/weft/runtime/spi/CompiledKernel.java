@@ -28,10 +28,13 @@ public interface CompiledKernel {
     }
 
     /**
-     * Prepares one launch: reads the kernel object's captured values.
+     * Prepares one launch: reads the kernel object's captured values. The runtime binds launches with their shape
+     * ({@link #bind(Kernel, Dim3)}).
      *
      * @param kernel an instance of the compiled class
      * @return the program that runs this launch's CTAs
+     * @throws UnsupportedOperationException where the kernel was compiled for a first launch's CTA shape
+     *         ({@link KernelBackend#compile(Kernel, DeviceShape, Dim3)}) and this executor cannot run every shape
      */
     CtaProgram bind(Kernel kernel);
 

@@ -125,7 +125,7 @@ class CtaRowTest {
             }
             // the methods per resume point: the same class again, from a background compile that must not write into
             // the directory while the test deletes it
-            assertTrue(dev.weft.simd.internal.Background.awaitIdle(100_000));
+            Differential.awaitResumeMethods();
         });
         ClassModel cm = kernelClass(dir, "CtaRowTest");
         assertFalse(cm.methods().stream().anyMatch(m -> m.methodName().equalsString("runCtaRow")),

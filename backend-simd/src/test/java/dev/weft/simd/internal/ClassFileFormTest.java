@@ -1,9 +1,11 @@
 package dev.weft.simd.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Dim3;
 import dev.weft.Kernel;
+import dev.weft.runtime.Device;
 import dev.weft.simd.internal.gen.CodeGen;
 import java.io.IOException;
 import java.lang.classfile.Attributes;
@@ -39,13 +41,20 @@ class ClassFileFormTest {
                 out[i] = tile[255 - i];
             }
         };
-        dev.weft.simd.Dumps.into(dir, () -> Compiler.compile(LambdaSource.of(reverse), 32, false, Dim3.of(256)));
+        // Launched, so that the methods per resume point are compiled too (in the background; Dumps waits for them).
+        dev.weft.simd.Dumps.into(dir, () -> {
+            try (Device device = Device.create()) {
+                device.launch(Dim3.of(1), Dim3.of(256), reverse);
+            }
+        });
         List<Path> classes;
         try (Stream<Path> files = Files.walk(dir)) {
             classes = files.filter(f -> f.getFileName().toString().contains("ClassFileFormTest")).toList();
         }
+        // One file: the class with the methods per resume point, from the background, replaced the first one's.
         assertEquals(1, classes.size(), classes::toString);
         ClassModel cm = ClassFile.of().parse(Files.readAllBytes(classes.get(0)));
+        assertTrue(cm.methods().stream().anyMatch(m -> m.methodName().stringValue().contains("$")), "methods per resume point");
         boolean maps = false;
         for (MethodModel m : cm.methods()) {
             maps |= m.code().orElseThrow().findAttribute(Attributes.stackMapTable()).isPresent();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.Atomics;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.Device;
@@ -155,6 +156,35 @@ class ProfilingTest {
                 sum += in[c * 256 + i];
             }
             assertEquals(sum, out[c], p::toString);
+        }
+    }
+
+    /**
+     * A profiled barrier kernel's class has its methods per resume point at once, and the uniform longs computed
+     * last before the barrier are the method's last locals, which the resume point's method jumps over: the class
+     * did not load and the profile threw (see TieredCompileTest's localsOnlyBeforeTheResumePoint).
+     */
+    @Test
+    void profile_localsOnlyBeforeTheResumePoint_compiles() {
+        long[] in = new long[3 * 96];
+        long[] out = new long[in.length];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = i * 0x9E3779B97F4A7C15L;
+        }
+        int pick = 17;
+        LaunchProfile p = device.profile(Dim3.of(3), Dim3.of(96), t -> {
+            long[] s = t.sharedLongs(96);
+            int tid = t.threadIdxX();
+            int i = t.blockIdxX() * t.blockDimX() + tid;
+            out[i] += in[(tid + 10) % 96];
+            Atomics.or(s, 5, (2630620544280042210L + in[pick]) << 7);
+            t.syncThreads();
+            out[i] += s[(tid + 10) % 96];
+        });
+        assertCompiled(p);
+        for (int i = 0; i < in.length; i++) {
+            int tid = i % 96;
+            assertEquals(in[(tid + 10) % 96] + ((tid + 10) % 96 == 5 ? (2630620544280042210L + in[pick]) << 7 : 0), out[i]);
         }
     }
 

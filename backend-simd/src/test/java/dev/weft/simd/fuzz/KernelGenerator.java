@@ -198,8 +198,6 @@ public final class KernelGenerator {
      * @param grid the grid to launch it over
      * @param block the CTA shape
      * @param n the problem size: threads at or past it return at once
-     * @param mayFault whether a launch may fail: with the options' faults, or with a shuffle width wider than the
-     *        smallest warp a campaign runs (8 threads), which every CTA reports, so which one a launch names is a race
      */
     public record Program(long seed, String simpleName, String source, Dim3 grid, Dim3 block, int n, boolean mayFault) {
 
@@ -263,8 +261,6 @@ public final class KernelGenerator {
     private boolean twoD;
     private boolean threeD;
     private int nextName;
-    /** A shuffle's segment width past 8 threads was written: with 8-thread warps every CTA fails (see Program#mayFault). */
-    private boolean widthPastSmallestWarp;
     private int indent;
     private int loopDepth;
     private int budget;
@@ -526,7 +522,7 @@ public final class KernelGenerator {
         line("}");
         indent--;
         line("}");
-        return new Program(seed, name, out.toString(), grid, block, n, options.faults || widthPastSmallestWarp);
+        return new Program(seed, name, out.toString(), grid, block, n, options.faults);
     }
 
     // ---- helpers -------------------------------------------------------------------------------
@@ -2163,17 +2159,7 @@ public final class KernelGenerator {
                 case 2 -> "(si & 31)";
                 default -> expr(T.INT, 1);
             };
-            String width = "";
-            // (the random draws in the order they always had: a seed keeps its kernel)
-            if (r.nextInt(3) != 0) {
-                if (r.nextInt(4) == 0) {
-                    width = ", t.warpSize()";
-                } else {
-                    int w = pickInt(1, 2, 4, 8, 16, 32);
-                    width = ", " + w;
-                    widthPastSmallestWarp |= w > 8;
-                }
-            }
+            String width = r.nextInt(3) == 0 ? "" : ", " + (r.nextInt(4) == 0 ? "t.warpSize()" : String.valueOf(pickInt(1, 2, 4, 8, 16, 32)));
             value = "t." + f + "(" + expr(type, maxDepth - 1) + ", " + lane + width + ")";
         }
         if (r.nextInt(3) == 0) {
@@ -2203,11 +2189,7 @@ public final class KernelGenerator {
         String shfl = "shflUp";
         switch (r.nextBoolean() ? -1 : r.nextInt(6)) {
             case 0 -> bound = String.valueOf(pickInt(8, 16, 32));
-            case 1 -> {
-                int w = pickInt(8, 16, 32);
-                width = ", " + w;
-                widthPastSmallestWarp |= w > 8;
-            }
+            case 1 -> width = ", " + pickInt(8, 16, 32);
             case 2 -> start = "2";
             case 3 -> cmp = ">";
             case 4 -> op = pick("^=", "-=", "|=");

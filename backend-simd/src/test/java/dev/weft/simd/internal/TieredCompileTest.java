@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.Atomics;
 import dev.weft.Dim3;
 import dev.weft.Kernel;
 import dev.weft.runtime.spi.Compilation;
@@ -108,6 +109,41 @@ class TieredCompileTest {
             }
         }
         float[][] results = bothTiers(k, new Dim3(n / 16, n / 16, 1), new Dim3(16, 16, 1), () -> Arrays.fill(c, 0f), () -> c.clone());
+        assertArrayEquals(expected, results[0], "general methods only");
+        assertArrayEquals(expected, results[1], "with the methods per resume point");
+    }
+
+    /**
+     * The uniform longs computed last before the barrier take the method's last locals, and the method per the
+     * barrier's resume point jumps over that code. Its class did not load and the kernel kept its general methods
+     * (fuzz seed 0x20200043): a Java 5 class file's max_locals was counted over the code its entry reaches, and the
+     * JVM's verifier checks the locals of unreachable code too.
+     */
+    @Test
+    void localsOnlyBeforeTheResumePoint_resumeMethodsLoad() throws Exception {
+        int block = 96;
+        int blocks = 3;
+        long[] in = new long[block * blocks];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = i * 0x9E3779B97F4A7C15L;
+        }
+        int pick = 17;
+        long[] out = new long[in.length];
+        Kernel k = t -> {
+            long[] s = t.sharedLongs(96);
+            int tid = t.threadIdxX();
+            int i = t.blockIdxX() * t.blockDimX() + tid;
+            out[i] += in[(tid + 10) % 96];
+            Atomics.or(s, 5, (2630620544280042210L + in[pick]) << 7);
+            t.syncThreads();
+            out[i] += s[(tid + 10) % 96];
+        };
+        long[] expected = new long[in.length];
+        for (int i = 0; i < in.length; i++) {
+            int tid = i % block;
+            expected[i] = in[(tid + 10) % 96] + ((tid + 10) % 96 == 5 ? (2630620544280042210L + in[pick]) << 7 : 0);
+        }
+        long[][] results = bothTiers(k, new Dim3(blocks, 1, 1), new Dim3(block, 1, 1), () -> Arrays.fill(out, 0L), () -> out.clone());
         assertArrayEquals(expected, results[0], "general methods only");
         assertArrayEquals(expected, results[1], "with the methods per resume point");
     }

@@ -147,11 +147,12 @@ public final class Background {
     }
 
     /**
-     * A background job failed with an internal error: it logged it, and the kernel runs on without the job's
-     * result (the same results, more slowly).
+     * A background job failed with an internal error: logs {@code what} and its cause, and counts it (see {@link
+     * #internalErrors}). The kernel runs on without the job's result: the same results, more slowly.
      */
-    static void internalError() {
+    static void internalError(String what, Throwable cause) {
         INTERNAL_ERRORS.incrementAndGet();
+        System.getLogger("dev.weft").log(System.Logger.Level.WARNING, "weft: internal error (please report): " + what + ": " + cause);
     }
 
     /**

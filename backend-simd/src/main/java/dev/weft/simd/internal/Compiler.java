@@ -349,9 +349,8 @@ final class Compiler {
             } catch (RuntimeException | ReflectiveOperationException | LinkageError e) {
                 // Over 64 KiB, or not loadable: the general methods stay, with the same results.
                 if (!(e instanceof IllegalArgumentException)) {
-                    Background.internalError();
-                    System.getLogger("dev.weft").log(System.Logger.Level.WARNING, "weft: internal error (please report):"
-                            + " the methods per resume point of " + cd.displayName() + " do not load; the kernel keeps its general methods: " + e);
+                    Background.internalError("the methods per resume point of " + cd.displayName()
+                            + " do not load; the kernel keeps its general methods", e);
                 }
             } finally {
                 resumed.complete(withMethods);

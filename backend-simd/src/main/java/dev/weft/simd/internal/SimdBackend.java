@@ -302,10 +302,8 @@ public final class SimdBackend implements KernelBackend {
             } catch (RuntimeException e) {
                 // The first class's binder was built from the same parameters, so this does not happen; if it did,
                 // the first class would stay, with the same results: counted and logged, as a failed background job.
-                Background.internalError();
-                System.getLogger("dev.weft").log(System.Logger.Level.WARNING, "weft: internal error (please report):"
-                        + " binding the methods per resume point of " + kernelClass.getName() + " failed; the kernel keeps its"
-                        + " general methods: " + e);
+                Background.internalError("binding the methods per resume point of " + kernelClass.getName()
+                        + " failed; the kernel keeps its general methods", e);
             }
         }
     }

@@ -218,14 +218,14 @@ final class StrideLoopCode {
     }
 
     /**
-     * For a phi of a round-robin loop's header: per local it lives in, {@code {spill class, local, column}}, as the
+     * For a phi of a round-robin loop's header: {@code {spill class, local, column}} of the local it lives in, as the
      * pause keeps it; null when it is not kept so. Scalars only (an affine index's base, a uniform value): a loop
      * that carries a varying value (the reduction's per-thread sum) pauses without the round-robin. Carrying such
      * vectors too, each group's from its spill row and back, was measured no faster on the reduction (session 9,
      * PairedBenchmark, medians of 6 iterations: with 0.25 and 0.24 of the hand-written rate, without 0.26 and
      * 0.29) and removed in session 20.
      */
-    private List<int[]> roundRobinColumns(Node phi) {
+    private int[] roundRobinColumns(Node phi) {
         Storage st = method.storage.get(phi);
         if (st instanceof Storage.Affine a) {
             st = a.base();
@@ -239,7 +239,7 @@ final class StrideLoopCode {
                 found = new int[] {k[0], k[1], method.columns.get(k[0]).get(SpillPlan.spillKey(k))};
             }
         }
-        return found == null ? null : List.of(found);
+        return found;
     }
 
     /** Loads (or with {@code store}, stores) carried local {@code c} (see {@link #roundRobinColumns}) of group {@code g}'s row. */
@@ -285,7 +285,7 @@ final class StrideLoopCode {
         cb.istore(method.roundRobinDoneSlot);
         List<int[]> carried = new ArrayList<>();
         for (Node p : h.phis) {
-            carried.addAll(roundRobinColumns(p));
+            carried.add(roundRobinColumns(p));
         }
         // Every group's rows, per spill class the phis use.
         int[] rows = {-1, -1, -1, -1, -1};

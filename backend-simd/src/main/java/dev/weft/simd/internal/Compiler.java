@@ -122,10 +122,11 @@ final class Compiler {
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
     /**
-     * The largest method the compact mask conversions are tried for: they save 3 bytes a conversion, some 2% of a
-     * kernel (register-blocked sgemm in groups of 16: 10051 bytes, 9865 compact), so a kernel further over the
-     * limit than 10% skips that generation (a cold JVM's first compile of that kernel spent some 30 ms of CPU on it)
-     * and goes to the smaller group at once.
+     * The largest method the compact masks are tried for before a smaller group: the conversions alone save 3 bytes
+     * each, some 2% of a kernel (register-blocked sgemm in groups of 16: 10051 bytes, 9865 compact), so a kernel
+     * further over the limit than 10% skips that generation (a cold JVM's first compile of that kernel spent some
+     * 30 ms of CPU on it) and goes to the smaller group at once. In the last group they are always tried: the
+     * alternative is the reference executor.
      */
     private static final int COMPACT_MASKS_REACH = CodeGen.HUGE_METHOD_LIMIT + CodeGen.HUGE_METHOD_LIMIT / 10;
 
@@ -599,8 +600,10 @@ final class Compiler {
                     largest = largestMethod(bytes);
                     strides = false;
                 }
-                if (largest > CodeGen.HUGE_METHOD_LIMIT && largest <= COMPACT_MASKS_REACH) {
-                    // Just over: the compact mask conversions and the spill helpers may fit before a smaller group is tried.
+                boolean lastGroup = group / 2 < Lanes.L32 || warpOps && group / 2 != warpSize || profiled && group / 2 < warpSize;
+                if (largest > CodeGen.HUGE_METHOD_LIMIT && (largest <= COMPACT_MASKS_REACH || lastGroup)) {
+                    // Just over, or in the last group before the reference executor: the compact masks and the spill
+                    // helpers may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
                             .withSpillCalls(true).withCompactGathers(compactGathers).withStrideLoops(false).withoutResumeMethods();
                     bytes = gen.generate(cd, variants);
@@ -669,6 +672,8 @@ final class Compiler {
                         + "a group of " + group + " threads (" + (group == warpSize ? "one warp" : group < warpSize ? "part of a warp" : (group / warpSize) + " warps")
                         + ") = " + (group / Lanes.L32) + " x " + Lanes.L32 + " int/float lanes or " + (group / Lanes.L64) + " x " + Lanes.L64
                         + " long/double lanes (" + Lanes.IS.vectorBitSize() + "-bit vectors); " + largest + " bytes of bytecode"
+                        + (gen.compactMasks() ? "; compact masks (masks of long, float and double lanes made where used,"
+                                + " which fits the JIT's limit but runs slower)" : "")
                         + (c1Failed ? "; JIT: tiered (C1 could not be excluded: large kernels may stay slow)" : "; JIT: C2 (C1 excluded)")
                         + (block == null ? "" : "\nfor CTAs of blockDim " + block.x() + " x " + block.y() + " x " + block.z()
                                 + " and the shapes that run the same variant; other shapes compile when a launch first needs them")

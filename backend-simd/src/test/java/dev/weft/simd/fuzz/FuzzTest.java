@@ -128,6 +128,29 @@ class FuzzTest {
         fuzz(NARROW_BASE, 60, FuzzTest::narrowOptionsFor, "fuzz narrow");
     }
 
+    private static final long COMPACT_BASE = 0x57EFBL << 20;
+
+    /**
+     * The compact masks ({@code CodeGen.withCompactMasks}) that kernels get only when they are otherwise too large for the
+     * JIT, forced for every kernel: long- and double-heavy kernels in every other seed, whose masks of wide lanes are then
+     * made where used, and faults in every other group of eight seeds, after which those masks must leave out the
+     * faulted lanes.
+     */
+    @Test
+    void fuzz_compactMasks_matchReference() {
+        String before = System.getProperty("weft.simd.compactMasks");
+        System.setProperty("weft.simd.compactMasks", "true");
+        try {
+            fuzz(COMPACT_BASE, 60, seed -> FuzzCampaign.options(seed, (seed & 1) == 0 ? "fl" : "f"), "fuzz compact");
+        } finally {
+            if (before == null) {
+                System.clearProperty("weft.simd.compactMasks");
+            } else {
+                System.setProperty("weft.simd.compactMasks", before);
+            }
+        }
+    }
+
     private static void fuzz(long defaultBase, int defaultCount, java.util.function.LongFunction<KernelGenerator.Options> options, String label) {
         String single = System.getProperty("weft.fuzz.seed");
         long[] seeds;
@@ -149,6 +172,7 @@ class FuzzTest {
         int barrierCompiled = 0;
         int faultKernels = 0;
         int faulted = 0;
+        int compact = 0;
         boolean barriersCompile;
         try (Differential devices = new Differential(32)) {
             barriersCompile = devices.auto().compileReport(BARRIER_PROBE).compiled();
@@ -176,6 +200,7 @@ class FuzzTest {
                     barrierKernels += barriers ? 1 : 0;
                     if (report.compiled()) {
                         compiled++;
+                        compact += report.listing().contains("; compact masks") ? 1 : 0;
                         barrierCompiled += barriers ? 1 : 0;
                     } else {
                         report.reasons().forEach(r -> declines.merge(withoutLineNumbers(r), 1, Integer::sum));
@@ -189,6 +214,7 @@ class FuzzTest {
         System.out.println(label + ": " + compiled + " of " + seeds.length + " kernels compiled by a backend, " + barrierCompiled
                 + " of the " + barrierKernels + " with barriers (the backend " + (barriersCompile ? "compiles" : "does not compile")
                 + " barriers)" + (faultKernels == 0 ? "" : "; " + faulted + " of the " + faultKernels + " that may fault failed")
+                + (compact == 0 ? "" : "; " + compact + " with compact masks")
                 + (declines.isEmpty() ? "" : "; decline reasons (count): " + declines));
         if (!failures.isEmpty()) {
             fail(failures.size() + " generated kernel(s) differ between the executors:\n\n" + String.join("\n\n", failures));
@@ -204,6 +230,10 @@ class FuzzTest {
             if (barriersCompile) {
                 assertTrue(barrierCompiled * 6 >= barrierKernels, "only " + barrierCompiled + " of " + barrierKernels
                         + " generated kernels with barriers compiled: the fuzzer no longer reaches the barrier lowering; " + declines);
+            }
+            if (Boolean.getBoolean("weft.simd.compactMasks")) {
+                assertTrue(compact == compiled, "compact masks forced, yet " + (compiled - compact) + " of " + compiled
+                        + " compiled kernels have none");
             }
             // Kernels that may fault but never do would not test the fault paths.
             assertTrue(faulted * 6 >= faultKernels, "only " + faulted + " of " + faultKernels + " kernels that may fault failed");

@@ -334,6 +334,9 @@ public final class CodeGen {
     final Map<String, Map<Block, List<String>>> keptAcross = new LinkedHashMap<>();
 
     public CodeGen(Graph g, Cfg cfg, int warpSize, int groupSize) {
+        // -Dweft.simd.compactMasks=true: compact masks from the first group on, read per compile so that a test can
+        // run kernels of every size through them (FuzzTest). Slower code; for testing.
+        this.compactMasks = Boolean.getBoolean("weft.simd.compactMasks");
         this.g = g;
         this.cfg = cfg;
         this.warpSize = warpSize;
@@ -403,13 +406,21 @@ public final class CodeGen {
     }
 
     /**
-     * Makes mask conversions calls to small {@link Lanes} helpers instead of inline Vector API calls: 3 bytes less
-     * each, for a kernel otherwise over {@link #HUGE_METHOD_LIMIT}, at the risk the inline form avoids (past C2's
-     * NodeCountInliningCutoff a helper is not inlined and the mask it returns is boxed).
+     * For a kernel otherwise over {@link #HUGE_METHOD_LIMIT}: makes mask conversions calls to small {@link Lanes}
+     * helpers instead of inline Vector API calls, 3 bytes less each, at the risk the inline form avoids (past C2's
+     * NodeCountInliningCutoff a helper is not inlined and the mask it returns is boxed); and makes the masks of lane
+     * types other than int where they are used ({@code MethodGen.lazyLaneKinds}), not at each block's start and
+     * again after each fault. That costs speed: black-scholes, whose general method fits without it, ran at 0.92 of
+     * the hand-written code with every mask made where used against 1.05-1.2 without.
      */
     public CodeGen withCompactMasks(boolean compact) {
         this.compactMasks = compact;
         return this;
+    }
+
+    /** Whether this generation makes compact masks ({@link #withCompactMasks}). */
+    public boolean compactMasks() {
+        return compactMasks;
     }
 
     /**

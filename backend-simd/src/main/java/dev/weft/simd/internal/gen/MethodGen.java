@@ -1703,7 +1703,8 @@ final class MethodGen {
     /**
      * The lane kinds whose masks block {@code b} makes where they are used, not at its start (see {@link
      * PhaseTrims#LAZY_LANE_MASKS}): float, where every node of the block that needs float masks is a load or store
-     * at a contiguous index (they use them only on their masked paths) and no shadow of the block is float.
+     * at a contiguous index (they use them only on their masked paths) and no shadow of the block is float; with
+     * {@link CodeGen#withCompactMasks compact masks}, every lane kind.
      */
     EnumSet<Kind> lazyLaneKinds(Block b) {
         EnumSet<Kind> lazy = lazyLaneKinds.get(b);
@@ -1711,7 +1712,10 @@ final class MethodGen {
             return lazy;
         }
         lazy = EnumSet.noneOf(Kind.class);
-        if (PhaseTrims.LAZY_LANE_MASKS && !gen.compactMasks && derived.get(b).containsKey(Kind.FLOAT)) {
+        if (gen.compactMasks) {
+            // Smallest code: no mask of another lane type made at the block's start or again at each fault.
+            lazy.addAll(derived.get(b).keySet());
+        } else if (PhaseTrims.LAZY_LANE_MASKS && derived.get(b).containsKey(Kind.FLOAT)) {
             boolean only = true;
             for (Node x : b.phis) {
                 only &= !shadow.containsKey(x);

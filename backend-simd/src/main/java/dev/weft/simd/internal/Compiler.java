@@ -567,7 +567,7 @@ final class Compiler {
                 // Without barriers, or with them first without the methods per resume point (see CodeGen.resumePoints):
                 // a kernel too large for this group costs no more to find than before those methods.
                 gen.withoutResumeMethods();
-                bytes = gen.generate(cd, variants);
+                bytes = fitted(gen.generate(cd, variants));
                 largest = largestMethod(bytes);
                 boolean strides = gen.stridePaths();
                 boolean compactGathers = false;
@@ -575,14 +575,14 @@ final class Compiler {
                     // The gathers' inline index checks are the larger form: with calls the kernel may fit.
                     compactGathers = true;
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true).withoutResumeMethods();
-                    bytes = gen.generate(cd, variants);
+                    bytes = fitted(gen.generate(cd, variants));
                     largest = largestMethod(bytes);
                     strides = gen.stridePaths();
                     if (largest <= CodeGen.HUGE_METHOD_LIMIT && gen.skippedStridedStores() && COMPACT_STRIDED_STORES) {
                         // Compact gathers fit: the strided stores they left out may fit too.
                         CodeGen kept = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true)
                                 .withStridedStoresKept(true).withoutResumeMethods();
-                        byte[] keptBytes = kept.generate(cd, variants);
+                        byte[] keptBytes = fitted(kept.generate(cd, variants));
                         int keptLargest = largestMethod(keptBytes);
                         if (keptLargest <= CodeGen.HUGE_METHOD_LIMIT) {
                             gen = kept;
@@ -596,7 +596,7 @@ final class Compiler {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(compactGathers)
                             .withStrideLoops(false).withSpillCalls(barriers).withoutResumeMethods();
-                    bytes = gen.generate(cd, variants);
+                    bytes = fitted(gen.generate(cd, variants));
                     largest = largestMethod(bytes);
                     strides = false;
                 }
@@ -606,7 +606,7 @@ final class Compiler {
                     // helpers may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
                             .withSpillCalls(true).withCompactGathers(compactGathers).withStrideLoops(false).withoutResumeMethods();
-                    bytes = gen.generate(cd, variants);
+                    bytes = fitted(gen.generate(cd, variants));
                     largest = largestMethod(bytes);
                     strides = false;
                 }
@@ -879,6 +879,14 @@ final class Compiler {
             withResume = gen.withResumeMethods(generalOnly, variants);
         }
         return withResume;
+    }
+
+    /**
+     * The class, without dead code and dead stores where a method is over the JIT's limit ({@link CodeGen#TRIM}): the
+     * pass changes nothing C2 compiles, so it comes before the rungs that cost speed.
+     */
+    private static byte[] fitted(byte[] bytes) {
+        return CodeGen.TRIM && largestMethod(bytes) > CodeGen.HUGE_METHOD_LIMIT ? CodeGen.trim(bytes) : bytes;
     }
 
     private static int largestMethod(byte[] bytes) {

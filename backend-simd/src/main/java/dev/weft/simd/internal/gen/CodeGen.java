@@ -544,6 +544,18 @@ public final class CodeGen {
      * constants.
      */
     public static final boolean STACK_MAPS = Boolean.getBoolean("weft.simd.stackMaps");
+
+    /**
+     * Whether classes over the JIT's limit, and every class with methods per resume point, lose their dead code and
+     * dead stores ({@link BytecodeTrim}); {@code -Dweft.simd.trim=false} turns it off, to compare. Not every class:
+     * in a cold JVM the pass cost a first compile some 20-40 ms (FirstCompileBenchmark, scan 54 ms without, 75-100 with).
+     */
+    public static final boolean TRIM = !"false".equals(System.getProperty("weft.simd.trim"));
+
+    /** {@code bytes} without dead code and dead stores ({@link BytecodeTrim}). */
+    public static byte[] trim(byte[] bytes) {
+        return BytecodeTrim.trim(CLASS_FILE, bytes);
+    }
     static final int CLASS_VERSION_WITHOUT_STACK_MAPS = 49;
 
     /**
@@ -602,12 +614,13 @@ public final class CodeGen {
         for (Variant v : variants) {
             maxYields = Math.max(maxYields, interleavedHeaders(v).size());
         }
-        return cf.build(name, new Consumer<ClassBuilder>() {
+        byte[] bytes = cf.build(name, new Consumer<ClassBuilder>() {
             @Override
             public void accept(ClassBuilder clb) {
                 classBody(clb, name, variants, ptypes);
             }
         });
+        return bytes;
     }
 
     /** The class {@link #generate} makes: fields, constructor, factory, entry points and the variants' methods. */
@@ -731,7 +744,8 @@ public final class CodeGen {
                             resumeMethods(clb, v);
                         }
                     }));
-            return CLASS_FILE.transformClass(cm, t);
+            byte[] bytes = CLASS_FILE.transformClass(cm, t);
+            return TRIM ? BytecodeTrim.trim(CLASS_FILE, bytes) : bytes;
         } catch (RuntimeException e) {
             noResumeMethods = true;
             throw e;

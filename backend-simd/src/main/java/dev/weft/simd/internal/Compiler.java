@@ -25,11 +25,9 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
 import dev.weft.simd.internal.ir.SReg;
-import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
-import java.lang.classfile.attribute.CodeAttribute;
 import java.lang.constant.ClassDesc;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -342,7 +340,7 @@ final class Compiler {
                 synchronized (listing) {
                     withResume = withResumeMethods(gen, generalOnly, variants);
                 }
-                if (withResume != generalOnly && largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
+                if (withResume != generalOnly && CodeGen.largestMethod(withResume) <= CodeGen.HUGE_METHOD_LIMIT) {
                     dump(cd, withResume);
                     MethodHandles.Lookup lookup = HiddenClasses.define(withResume);
                     withMethods = Entry.of(lookup, ctorType);
@@ -567,23 +565,23 @@ final class Compiler {
                 // Without barriers, or with them first without the methods per resume point (see CodeGen.resumePoints):
                 // a kernel too large for this group costs no more to find than before those methods.
                 gen.withoutResumeMethods();
-                bytes = fitted(gen.generate(cd, variants));
-                largest = largestMethod(bytes);
+                bytes = CodeGen.fitted(gen.generate(cd, variants));
+                largest = CodeGen.largestMethod(bytes);
                 boolean strides = gen.stridePaths();
                 boolean compactGathers = false;
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && gen.inlineGathers()) {
                     // The gathers' inline index checks are the larger form: with calls the kernel may fit.
                     compactGathers = true;
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true).withoutResumeMethods();
-                    bytes = fitted(gen.generate(cd, variants));
-                    largest = largestMethod(bytes);
+                    bytes = CodeGen.fitted(gen.generate(cd, variants));
+                    largest = CodeGen.largestMethod(bytes);
                     strides = gen.stridePaths();
                     if (largest <= CodeGen.HUGE_METHOD_LIMIT && gen.skippedStridedStores() && COMPACT_STRIDED_STORES) {
                         // Compact gathers fit: the strided stores they left out may fit too.
                         CodeGen kept = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true)
                                 .withStridedStoresKept(true).withoutResumeMethods();
-                        byte[] keptBytes = fitted(kept.generate(cd, variants));
-                        int keptLargest = largestMethod(keptBytes);
+                        byte[] keptBytes = CodeGen.fitted(kept.generate(cd, variants));
+                        int keptLargest = CodeGen.largestMethod(keptBytes);
                         if (keptLargest <= CodeGen.HUGE_METHOD_LIMIT) {
                             gen = kept;
                             bytes = keptBytes;
@@ -596,8 +594,8 @@ final class Compiler {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(compactGathers)
                             .withStrideLoops(false).withSpillCalls(barriers).withoutResumeMethods();
-                    bytes = fitted(gen.generate(cd, variants));
-                    largest = largestMethod(bytes);
+                    bytes = CodeGen.fitted(gen.generate(cd, variants));
+                    largest = CodeGen.largestMethod(bytes);
                     strides = false;
                 }
                 boolean lastGroup = group / 2 < Lanes.L32 || warpOps && group / 2 != warpSize || profiled && group / 2 < warpSize;
@@ -606,8 +604,8 @@ final class Compiler {
                     // helpers may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
                             .withSpillCalls(true).withCompactGathers(compactGathers).withStrideLoops(false).withoutResumeMethods();
-                    bytes = fitted(gen.generate(cd, variants));
-                    largest = largestMethod(bytes);
+                    bytes = CodeGen.fitted(gen.generate(cd, variants));
+                    largest = CodeGen.largestMethod(bytes);
                     strides = false;
                 }
                 if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT && BACKGROUND_RESUME && !profiled && gen.hasResumePoints()) {
@@ -617,7 +615,7 @@ final class Compiler {
                     // The methods per resume point added to the class just made, whose methods are kept as they are.
                     try {
                         byte[] withResume = withResumeMethods(gen, bytes, variants);
-                        int largestWithResume = largestMethod(withResume);
+                        int largestWithResume = CodeGen.largestMethod(withResume);
                         if (largestWithResume <= CodeGen.HUGE_METHOD_LIMIT) {
                             bytes = withResume;
                             largest = largestWithResume;
@@ -869,36 +867,16 @@ final class Compiler {
      */
     private static byte[] withResumeMethods(CodeGen gen, byte[] generalOnly, List<CodeGen.Variant> variants) {
         byte[] withResume = gen.withResumeMethods(generalOnly, variants);
-        if (withResume != generalOnly && gen.touches() && largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
+        if (withResume != generalOnly && gen.touches() && CodeGen.largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
             // The touch passes are the smaller loss (a few hundred bytes): drop them before the idle skips.
             gen.withoutResumeMethods().withoutTouches();
             withResume = gen.withResumeMethods(generalOnly, variants);
         }
-        if (withResume != generalOnly && gen.skipsIdleGroups() && largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
+        if (withResume != generalOnly && gen.skipsIdleGroups() && CodeGen.largestMethod(withResume) > CodeGen.HUGE_METHOD_LIMIT) {
             gen.withoutResumeMethods().withoutIdleSkips();
             withResume = gen.withResumeMethods(generalOnly, variants);
         }
         return withResume;
-    }
-
-    /**
-     * The class, without dead code and dead stores where a method is over the JIT's limit ({@link CodeGen#TRIM}): the
-     * pass changes nothing C2 compiles, so it comes before the rungs that cost speed.
-     */
-    private static byte[] fitted(byte[] bytes) {
-        return CodeGen.TRIM && largestMethod(bytes) > CodeGen.HUGE_METHOD_LIMIT ? CodeGen.trim(bytes) : bytes;
-    }
-
-    private static int largestMethod(byte[] bytes) {
-        ClassModel cm = ClassFile.of().parse(bytes);
-        int max = 0;
-        for (MethodModel m : cm.methods()) {
-            java.util.Optional<CodeAttribute> code = m.findAttribute(Attributes.code());
-            if (code.isPresent()) {
-                max = Math.max(max, code.get().codeLength());
-            }
-        }
-        return max;
     }
 
     /**

@@ -246,14 +246,7 @@ final class Arithmetic {
                 cb.astore(zeroMask[r]);
             }
             method.bits(zeroMask, k);
-            cb.dup2();
-            cb.lstore(method.bitsSlot);
-            cb.lconst_0();
-            cb.lcmp();
-            cb.ifeq(ok);
-            cb.lload(method.bitsSlot);
-            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
-            cb.istore(method.kSlot);
+            method.firstLane(ok);
             cb.invokestatic(Vec.LANES, "divideByZero", mt(ClassDesc.of("java.lang.ArithmeticException")));
             cb.astore(method.faultCauseSlot);
             method.faults.kill();

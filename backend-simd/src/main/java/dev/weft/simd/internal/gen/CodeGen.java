@@ -18,6 +18,7 @@ import dev.weft.simd.internal.ir.Kind;
 import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Op;
 import dev.weft.simd.internal.ir.Param;
+import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassBuilder;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
@@ -26,6 +27,7 @@ import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
+import java.lang.classfile.attribute.CodeAttribute;
 import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
@@ -39,6 +41,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -546,15 +549,29 @@ public final class CodeGen {
     public static final boolean STACK_MAPS = Boolean.getBoolean("weft.simd.stackMaps");
 
     /**
-     * Whether classes over the JIT's limit, and every class with methods per resume point, lose their dead code and
-     * dead stores ({@link BytecodeTrim}); {@code -Dweft.simd.trim=false} turns it off, to compare. Not every class:
-     * in a cold JVM the pass cost a first compile some 20-40 ms (FirstCompileBenchmark, scan 54 ms without, 75-100 with).
+     * Whether a class with a method over the JIT's limit loses its dead code and dead stores ({@link BytecodeTrim});
+     * {@code -Dweft.simd.trim=false} turns it off, to compare. Not every class: in a cold JVM the pass cost a first
+     * compile some 20-40 ms (FirstCompileBenchmark, scan 54 ms without, 75-100 with); and scan ran slower with its
+     * methods per resume point trimmed (PairedBenchmark, two pairs: 0.41 of the hand-written code against 0.47; the
+     * tiled sgemm 0.203 against 0.210, reduction unchanged), which C2 should not see, and is not understood.
      */
     public static final boolean TRIM = !"false".equals(System.getProperty("weft.simd.trim"));
 
-    /** {@code bytes} without dead code and dead stores ({@link BytecodeTrim}). */
-    public static byte[] trim(byte[] bytes) {
-        return BytecodeTrim.trim(CLASS_FILE, bytes);
+    /** The class, without dead code and dead stores where a method is over the JIT's limit ({@link #TRIM}). */
+    public static byte[] fitted(byte[] bytes) {
+        return TRIM && largestMethod(bytes) > HUGE_METHOD_LIMIT ? BytecodeTrim.trim(CLASS_FILE, bytes) : bytes;
+    }
+
+    /** The code length of the class's largest method. */
+    public static int largestMethod(byte[] bytes) {
+        int max = 0;
+        for (MethodModel m : CLASS_FILE.parse(bytes).methods()) {
+            Optional<CodeAttribute> code = m.findAttribute(Attributes.code());
+            if (code.isPresent()) {
+                max = Math.max(max, code.get().codeLength());
+            }
+        }
+        return max;
     }
     static final int CLASS_VERSION_WITHOUT_STACK_MAPS = 49;
 
@@ -744,8 +761,7 @@ public final class CodeGen {
                             resumeMethods(clb, v);
                         }
                     }));
-            byte[] bytes = CLASS_FILE.transformClass(cm, t);
-            return TRIM ? BytecodeTrim.trim(CLASS_FILE, bytes) : bytes;
+            return fitted(CLASS_FILE.transformClass(cm, t));
         } catch (RuntimeException e) {
             noResumeMethods = true;
             throw e;

@@ -115,14 +115,7 @@ final class Faults {
     Label uniformFaultStart() {
         Label none = cb.newLabel();
         method.curBits();
-        cb.dup2();
-        cb.lstore(method.bitsSlot);
-        cb.lconst_0();
-        cb.lcmp();
-        cb.ifeq(none);
-        cb.lload(method.bitsSlot);
-        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
-        cb.istore(method.kSlot);
+        method.firstLane(none);
         return none;
     }
 

@@ -462,14 +462,7 @@ final class MemoryOps {
      */
     void faultAtFirstOutside(int map, Node arr) {
         Label ok = cb.newLabel();
-        cb.dup2();
-        cb.lstore(method.bitsSlot);
-        cb.lconst_0();
-        cb.lcmp();
-        cb.ifeq(ok);
-        cb.lload(method.bitsSlot);
-        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
-        cb.istore(method.kSlot);
+        method.firstLane(ok);
         cb.aload(map);
         cb.iload(method.kSlot);
         cb.iaload();

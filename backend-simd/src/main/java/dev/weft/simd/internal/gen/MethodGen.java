@@ -1676,6 +1676,30 @@ final class MethodGen {
         cb.invokevirtual(Vec.MASK, "anyTrue", mt(CD_boolean));
     }
 
+    /**
+     * With a group's lane bits (a long) on the stack: jumps to {@code none} where no bit is set, else stores the
+     * first set bit's lane in {@link #kSlot}. Compact code ({@link CodeGen#withCompactMasks}) tests the count of
+     * trailing zeros against 64, 4 bytes shorter; every fault site has one.
+     */
+    void firstLane(Label none) {
+        if (gen.compactMasks) {
+            cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+            cb.dup();
+            cb.istore(kSlot);
+            cb.bipush(Long.SIZE);
+            cb.if_icmpge(none);
+            return;
+        }
+        cb.dup2();
+        cb.lstore(bitsSlot);
+        cb.lconst_0();
+        cb.lcmp();
+        cb.ifeq(none);
+        cb.lload(bitsSlot);
+        cb.invokestatic(ClassDesc.of("java.lang.Long"), "numberOfTrailingZeros", mt(CD_int, CD_long));
+        cb.istore(kSlot);
+    }
+
     /** The int-lane mask locals of the current block. */
     int[] curMask() {
         return classSlots.get(plan.maskOf.get(cur));

@@ -18,6 +18,7 @@ import java.lang.classfile.instruction.LabelTarget;
 import java.lang.classfile.instruction.LoadInstruction;
 import java.lang.classfile.instruction.LookupSwitchInstruction;
 import java.lang.classfile.instruction.ReturnInstruction;
+import java.lang.classfile.instruction.StackInstruction;
 import java.lang.classfile.instruction.StoreInstruction;
 import java.lang.classfile.instruction.SwitchCase;
 import java.lang.classfile.instruction.TableSwitchInstruction;
@@ -68,7 +69,7 @@ final class BytecodeTrim {
     }
 
     /** The code's elements without the unreachable instructions and dead stores, in order. */
-    static List<CodeElement> trimmed(CodeModel code) {
+    private static List<CodeElement> trimmed(CodeModel code) {
         List<CodeElement> els = code.elementList();
         int n = els.size();
         Map<Label, Integer> at = new HashMap<>();
@@ -84,8 +85,6 @@ final class BytecodeTrim {
             }
         }
         // Exception handlers: an instruction in a protected range may continue at its handler.
-        int[] handlerOf = new int[n];
-        java.util.Arrays.fill(handlerOf, -1);
         List<int[]> extra = new ArrayList<>();
         for (ExceptionCatch c : catches) {
             int from = at.get(c.tryStart());
@@ -174,7 +173,7 @@ final class BytecodeTrim {
             if (e instanceof Instruction && !reached.get(i)) {
                 continue;
             }
-            if (e instanceof ExceptionCatch c && reached.get(at.get(c.tryStart()), at.get(c.tryEnd())).isEmpty()) {
+            if (e instanceof ExceptionCatch c && !reachesInstruction(els, reached, at.get(c.tryStart()), at.get(c.tryEnd()))) {
                 continue; // nothing of its range is left, and the JVM refuses an empty range
             }
             if (e instanceof StoreInstruction s && !liveOut(succ[i], liveIn, n).get(s.slot())) {
@@ -184,6 +183,15 @@ final class BytecodeTrim {
             out.add(e);
         }
         return out;
+    }
+
+    private static boolean reachesInstruction(List<CodeElement> els, BitSet reached, int from, int to) {
+        for (int i = reached.nextSetBit(from); i >= 0 && i < to; i = reached.nextSetBit(i + 1)) {
+            if (els.get(i) instanceof Instruction) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drops a value of {@code size} slots from the stack: with the instruction that pushed it where that is plain. */
@@ -198,8 +206,7 @@ final class BytecodeTrim {
                 return;
             }
         }
-        out.add(size == 1 ? java.lang.classfile.instruction.StackInstruction.of(Opcode.POP)
-                : java.lang.classfile.instruction.StackInstruction.of(Opcode.POP2));
+        out.add(StackInstruction.of(size == 1 ? Opcode.POP : Opcode.POP2));
     }
 
     private static BitSet liveOut(int[] succ, BitSet[] liveIn, int n) {

@@ -153,7 +153,10 @@ final class Arithmetic {
             bb = t;
         }
         method.vector(a, r, method.cur);
-        cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+        String named = method.gen.compactMasks ? namedBinary(k, op) : null;
+        if (named == null) {
+            cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
+        }
         if (method.shapeAt(bb, method.cur) == Shape.UNIFORM && bb.kind == k || perRegister(bb, k)) {
             // The scalar form: no broadcast in the bytecode (C2 broadcasts once, hoisted).
             if (method.at(bb, method.cur) instanceof Storage.PerRegister p) {
@@ -161,11 +164,31 @@ final class Arithmetic {
             } else {
                 method.scalar(bb);
             }
-            cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.scalar(k)));
+            if (named != null) {
+                cb.invokevirtual(Vec.vector(k), named, mt(Vec.vector(k), Vec.scalar(k)));
+            } else {
+                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.scalar(k)));
+            }
         } else {
             method.vector(bb, r, method.cur);
-            cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
+            if (named != null) {
+                cb.invokevirtual(Vec.vector(k), named, mt(Vec.vector(k), Vec.VECTOR));
+            } else {
+                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
+            }
         }
+    }
+
+    /**
+     * The Vector API's named method for {@code op} on {@code k} lanes ({@code add} for {@code lanewise(ADD, ...)}),
+     * or null: compact code calls it, 3 bytes shorter without the operator's {@code getstatic}; the same inlined code.
+     */
+    private static String namedBinary(Kind k, String op) {
+        return switch (op) {
+            case "ADD", "SUB", "MUL", "DIV", "MIN", "MAX" -> op.toLowerCase(java.util.Locale.ROOT);
+            case "AND", "OR" -> k == Kind.INT || k == Kind.LONG ? op.toLowerCase(java.util.Locale.ROOT) : null;
+            default -> null;
+        };
     }
 
     /** Whether operand {@code x} of a {@code k} operation is one scalar per register ({@link Storage.PerRegister}). */

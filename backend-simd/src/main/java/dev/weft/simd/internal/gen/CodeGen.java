@@ -551,9 +551,10 @@ public final class CodeGen {
     /**
      * Whether a class with a method over the JIT's limit loses its dead code and dead stores ({@link BytecodeTrim});
      * {@code -Dweft.simd.trim=false} turns it off, to compare. Not every class: in a cold JVM the pass cost a first
-     * compile some 20-40 ms (FirstCompileBenchmark, scan 54 ms without, 75-100 with); and scan ran slower with its
-     * methods per resume point trimmed (PairedBenchmark, two pairs: 0.41 of the hand-written code against 0.47; the
-     * tiled sgemm 0.203 against 0.210, reduction unchanged), which C2 should not see, and is not understood.
+     * compile some 20-40 ms (FirstCompileBenchmark, scan 54 ms without, 75-100 with), for no measured gain: scan with
+     * its methods per resume point trimmed read 0.42, 0.41, 0.48, 0.38 and 0.44 of the hand-written code in five
+     * PairedBenchmark pairs, untrimmed 0.47, 0.48, 0.40, 0.42 and 0.46 (its forks spread that much); the tiled sgemm
+     * 0.203 against 0.210, the reduction the same.
      */
     public static final boolean TRIM = !"false".equals(System.getProperty("weft.simd.trim"));
 

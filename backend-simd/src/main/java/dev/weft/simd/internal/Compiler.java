@@ -446,7 +446,7 @@ final class Compiler {
         }
         Decline tooLarge = null;
         Menu menu = null;
-        for (; group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize); group /= 2) {
+        for (; triesGroup(group, warpSize, warpOps, profiled); group /= 2) {
             boolean withinWarp = group <= warpSize;
             // varyingLengths reads the shapes the nodes hold: apply each analysis before it (see Uniformity#apply).
             Uniformity ua = analyses.uniformity(true, withinWarp, group);
@@ -565,27 +565,28 @@ final class Compiler {
                 // Without barriers, or with them first without the methods per resume point (see CodeGen.resumePoints):
                 // a kernel too large for this group costs no more to find than before those methods.
                 gen.withoutResumeMethods();
-                bytes = CodeGen.fitted(gen.generate(cd, variants));
-                largest = CodeGen.largestMethod(bytes);
+                CodeGen.Fitted fit = CodeGen.fit(gen.generate(cd, variants));
+                bytes = fit.bytes();
+                largest = fit.largest();
                 boolean strides = gen.stridePaths();
                 boolean compactGathers = false;
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && gen.inlineGathers()) {
                     // The gathers' inline index checks are the larger form: with calls the kernel may fit.
                     compactGathers = true;
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true).withoutResumeMethods();
-                    bytes = CodeGen.fitted(gen.generate(cd, variants));
-                    largest = CodeGen.largestMethod(bytes);
+                    fit = CodeGen.fit(gen.generate(cd, variants));
+                    bytes = fit.bytes();
+                    largest = fit.largest();
                     strides = gen.stridePaths();
                     if (largest <= CodeGen.HUGE_METHOD_LIMIT && gen.skippedStridedStores() && COMPACT_STRIDED_STORES) {
                         // Compact gathers fit: the strided stores they left out may fit too.
                         CodeGen kept = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(true)
                                 .withStridedStoresKept(true).withoutResumeMethods();
-                        byte[] keptBytes = CodeGen.fitted(kept.generate(cd, variants));
-                        int keptLargest = CodeGen.largestMethod(keptBytes);
-                        if (keptLargest <= CodeGen.HUGE_METHOD_LIMIT) {
+                        CodeGen.Fitted keptFit = CodeGen.fit(kept.generate(cd, variants));
+                        if (keptFit.largest() <= CodeGen.HUGE_METHOD_LIMIT) {
                             gen = kept;
-                            bytes = keptBytes;
-                            largest = keptLargest;
+                            bytes = keptFit.bytes();
+                            largest = keptFit.largest();
                             strides = kept.stridePaths();
                         }
                     }
@@ -594,18 +595,20 @@ final class Compiler {
                     // The grid-stride fast paths repeat their loops' bodies: without them the kernel may fit.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactGathers(compactGathers)
                             .withStrideLoops(false).withSpillCalls(barriers).withoutResumeMethods();
-                    bytes = CodeGen.fitted(gen.generate(cd, variants));
-                    largest = CodeGen.largestMethod(bytes);
+                    fit = CodeGen.fit(gen.generate(cd, variants));
+                    bytes = fit.bytes();
+                    largest = fit.largest();
                     strides = false;
                 }
-                boolean lastGroup = group / 2 < Lanes.L32 || warpOps && group / 2 != warpSize || profiled && group / 2 < warpSize;
+                boolean lastGroup = !triesGroup(group / 2, warpSize, warpOps, profiled);
                 if (largest > CodeGen.HUGE_METHOD_LIMIT && (largest <= COMPACT_MASKS_REACH || lastGroup)) {
                     // Just over, or in the last group before the reference executor: the compact masks and the spill
                     // helpers may fit before a smaller group is tried.
                     gen = new CodeGen(g, cfg, warpSize, group).withProfiling(profiling).withCompactMasks(true)
                             .withSpillCalls(true).withCompactGathers(compactGathers).withStrideLoops(false).withoutResumeMethods();
-                    bytes = CodeGen.fitted(gen.generate(cd, variants));
-                    largest = CodeGen.largestMethod(bytes);
+                    fit = CodeGen.fit(gen.generate(cd, variants));
+                    bytes = fit.bytes();
+                    largest = fit.largest();
                     strides = false;
                 }
                 if (barriers && largest <= CodeGen.HUGE_METHOD_LIMIT && BACKGROUND_RESUME && !profiled && gen.hasResumePoints()) {
@@ -691,6 +694,14 @@ final class Compiler {
             }
         }
         throw tooLarge;
+    }
+
+    /**
+     * Whether a compile tries groups of {@code group} threads: whole registers, one warp where the kernel has warp
+     * operations, and whole warps for the profiling variant.
+     */
+    private static boolean triesGroup(int group, int warpSize, boolean warpOps, boolean profiled) {
+        return group >= Lanes.L32 && (!warpOps || group == warpSize) && (!profiled || group >= warpSize);
     }
 
     private static boolean hasNarrow(List<CodeGen.Variant> variants) {

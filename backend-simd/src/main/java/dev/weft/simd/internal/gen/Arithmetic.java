@@ -22,6 +22,7 @@ import java.lang.classfile.instruction.OperatorInstruction;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -157,6 +158,7 @@ final class Arithmetic {
         if (named == null) {
             cb.getstatic(Vec.OPERATORS, op, Vec.operatorType(op));
         }
+        ClassDesc operand;
         if (method.shapeAt(bb, method.cur) == Shape.UNIFORM && bb.kind == k || perRegister(bb, k)) {
             // The scalar form: no broadcast in the bytecode (C2 broadcasts once, hoisted).
             if (method.at(bb, method.cur) instanceof Storage.PerRegister p) {
@@ -164,18 +166,15 @@ final class Arithmetic {
             } else {
                 method.scalar(bb);
             }
-            if (named != null) {
-                cb.invokevirtual(Vec.vector(k), named, mt(Vec.vector(k), Vec.scalar(k)));
-            } else {
-                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.scalar(k)));
-            }
+            operand = Vec.scalar(k);
         } else {
             method.vector(bb, r, method.cur);
-            if (named != null) {
-                cb.invokevirtual(Vec.vector(k), named, mt(Vec.vector(k), Vec.VECTOR));
-            } else {
-                cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), Vec.VECTOR));
-            }
+            operand = Vec.VECTOR;
+        }
+        if (named != null) {
+            cb.invokevirtual(Vec.vector(k), named, mt(Vec.vector(k), operand));
+        } else {
+            cb.invokevirtual(Vec.vector(k), "lanewise", mt(Vec.vector(k), binaryType(), operand));
         }
     }
 
@@ -185,8 +184,8 @@ final class Arithmetic {
      */
     private static String namedBinary(Kind k, String op) {
         return switch (op) {
-            case "ADD", "SUB", "MUL", "DIV", "MIN", "MAX" -> op.toLowerCase(java.util.Locale.ROOT);
-            case "AND", "OR" -> k == Kind.INT || k == Kind.LONG ? op.toLowerCase(java.util.Locale.ROOT) : null;
+            case "ADD", "SUB", "MUL", "DIV", "MIN", "MAX" -> op.toLowerCase(Locale.ROOT);
+            case "AND", "OR" -> k == Kind.INT || k == Kind.LONG ? op.toLowerCase(Locale.ROOT) : null;
             default -> null;
         };
     }

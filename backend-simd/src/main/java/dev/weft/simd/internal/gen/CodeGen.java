@@ -558,9 +558,18 @@ public final class CodeGen {
      */
     public static final boolean TRIM = !"false".equals(System.getProperty("weft.simd.trim"));
 
+    /** A generated class and the code length of its largest method. */
+    public record Fitted(byte[] bytes, int largest) {
+    }
+
     /** The class, without dead code and dead stores where a method is over the JIT's limit ({@link #TRIM}). */
-    public static byte[] fitted(byte[] bytes) {
-        return TRIM && largestMethod(bytes) > HUGE_METHOD_LIMIT ? BytecodeTrim.trim(CLASS_FILE, bytes) : bytes;
+    public static Fitted fit(byte[] bytes) {
+        int largest = largestMethod(bytes);
+        if (TRIM && largest > HUGE_METHOD_LIMIT) {
+            bytes = BytecodeTrim.trim(CLASS_FILE, bytes);
+            largest = largestMethod(bytes);
+        }
+        return new Fitted(bytes, largest);
     }
 
     /** The code length of the class's largest method. */
@@ -632,13 +641,12 @@ public final class CodeGen {
         for (Variant v : variants) {
             maxYields = Math.max(maxYields, interleavedHeaders(v).size());
         }
-        byte[] bytes = cf.build(name, new Consumer<ClassBuilder>() {
+        return cf.build(name, new Consumer<ClassBuilder>() {
             @Override
             public void accept(ClassBuilder clb) {
                 classBody(clb, name, variants, ptypes);
             }
         });
-        return bytes;
     }
 
     /** The class {@link #generate} makes: fields, constructor, factory, entry points and the variants' methods. */
@@ -762,7 +770,7 @@ public final class CodeGen {
                             resumeMethods(clb, v);
                         }
                     }));
-            return fitted(CLASS_FILE.transformClass(cm, t));
+            return fit(CLASS_FILE.transformClass(cm, t)).bytes();
         } catch (RuntimeException e) {
             noResumeMethods = true;
             throw e;

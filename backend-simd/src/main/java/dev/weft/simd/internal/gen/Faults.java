@@ -3,7 +3,6 @@ package dev.weft.simd.internal.gen;
 import static dev.weft.simd.internal.gen.Vec.mt;
 import static java.lang.constant.ConstantDescs.CD_String;
 import static java.lang.constant.ConstantDescs.CD_int;
-import static java.lang.constant.ConstantDescs.CD_long;
 import static java.lang.constant.ConstantDescs.CD_void;
 
 import dev.weft.simd.internal.analysis.Cfg;

@@ -322,6 +322,19 @@ public final class Lanes {
         return idx.compare(VectorOperators.UGE, length).and(active).toLong();
     }
 
+    /**
+     * {@link #outside(IntVector, VectorMask, int, int[], int)} for the affine register {@code base + stride * lane}:
+     * compact code passes the two scalars (4 bytes) where building the vector takes 13.
+     */
+    public static long outside(int base, int stride, VectorMask<Integer> active, int length, int[] map, int offset) {
+        return outside(IntVector.broadcast(IS, base).addIndex(stride), active, length, map, offset);
+    }
+
+    /** {@link #inside(IntVector, VectorMask, int[], int)} for the affine register {@code base + stride * lane}. */
+    public static void inside(int base, int stride, VectorMask<Integer> active, int[] map, int offset) {
+        inside(IntVector.broadcast(IS, base).addIndex(stride), active, map, offset);
+    }
+
     /** Stores register {@code idx} at {@code map[offset...]} with inactive lanes reading element 0 instead. */
     public static void inside(IntVector idx, VectorMask<Integer> active, int[] map, int offset) {
         idx.blend(0, active.not()).intoArray(map, offset);

@@ -523,14 +523,19 @@ final class MemoryOps {
 
     /** {@link #gatherIndices} as calls to Lanes helpers ({@link CodeGen#withCompactGathers}). */
     private void compactGatherIndices(Node idx, Node arr, int map) {
+        // An affine index is passed as its base and stride, not built as a vector (9 bytes less per register and use).
+        int stride = affineStride(idx);
+        ClassDesc index = stride == 0 ? Vec.INT_VECTOR : CD_int;
         for (int r = 0; r < regs32; r++) {
-            method.vector(idx, r, method.cur);
+            compactIndex(idx, r, stride);
             method.curMask(Kind.INT, r);
             method.scalar(arr);
             cb.arraylength();
             cb.aload(map);
             cb.loadConstant(r * l32);
-            cb.invokestatic(Vec.LANES, "outside", mt(CD_long, Vec.INT_VECTOR, Vec.MASK, CD_int, CD_int.arrayType(), CD_int));
+            cb.invokestatic(Vec.LANES, "outside", stride == 0
+                    ? mt(CD_long, index, Vec.MASK, CD_int, CD_int.arrayType(), CD_int)
+                    : mt(CD_long, CD_int, CD_int, Vec.MASK, CD_int, CD_int.arrayType(), CD_int));
             if (r > 0) {
                 cb.loadConstant(r * l32);
                 cb.lshl();
@@ -539,12 +544,39 @@ final class MemoryOps {
         }
         faultAtFirstOutside(map, arr);
         for (int r = 0; r < regs32; r++) {
-            method.vector(idx, r, method.cur);
+            compactIndex(idx, r, stride);
             method.curMask(Kind.INT, r);
             cb.aload(map);
             cb.loadConstant(r * l32);
-            cb.invokestatic(Vec.LANES, "inside", mt(CD_void, Vec.INT_VECTOR, Vec.MASK, CD_int.arrayType(), CD_int));
+            cb.invokestatic(Vec.LANES, "inside", stride == 0
+                    ? mt(CD_void, index, Vec.MASK, CD_int.arrayType(), CD_int)
+                    : mt(CD_void, CD_int, CD_int, Vec.MASK, CD_int.arrayType(), CD_int));
         }
+    }
+
+    /** The stride of an index kept as a base and a stride (affine, or affine in each register), else 0. */
+    private int affineStride(Node idx) {
+        Storage st = method.at(idx, method.cur);
+        if (st instanceof Storage.Affine a) {
+            return a.stride();
+        }
+        if (st instanceof Storage.RegisterAffine ra) {
+            return ra.stride();
+        }
+        return 0;
+    }
+
+    /** Pushes register {@code r} of the index: its base and stride where {@code stride != 0}, else the vector. */
+    private void compactIndex(Node idx, int r, int stride) {
+        if (stride == 0) {
+            method.vector(idx, r, method.cur);
+            return;
+        }
+        int outer = method.reg;
+        method.reg = r;
+        method.base(idx, method.cur);
+        method.reg = outer;
+        cb.loadConstant(stride);
     }
 
     /** Pushes the last active thread's lane in the group, {@code 63 - nlz(bits)} ({@link MethodGen#bitsSlot}, not 0). */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * {@link BytecodeTrim} on hand-made methods, in both class file forms the generator writes (version 49 without stack
  * maps, and with them): the code gets shorter where there is dead code or a dead store, and the trimmed class loads
  * and computes what the untrimmed one does. Stores read only on a loop's next iteration or by an exception handler
- * are live and must stay.
+ * are live and must stay. Jumps through a {@code goto} go to its target, and jumps to the next instruction go.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BytecodeTrimTest {
@@ -56,6 +56,24 @@ class BytecodeTrimTest {
     }
 
     @Test
+    void trim_jumpsThroughGotosAndToTheNextInstruction_removedAndResultsKept() throws Throwable {
+        for (boolean stackMaps : new boolean[] {false, true}) {
+            byte[] before = probe(stackMaps);
+            byte[] after = BytecodeTrim.trim(ClassFile.of(), before);
+            // the goto to the next instruction (3), the compare to the next one (3 for a pop2 of 1), and the goto
+            // that only the threaded jump reached (3)
+            assertTrue(codeLength(after, "h") <= codeLength(before, "h") - 8,
+                    codeLength(before, "h") + " -> " + codeLength(after, "h") + " bytes (stack maps " + stackMaps + ")");
+            MethodHandle h0 = load(before, "h");
+            MethodHandle h1 = load(after, "h");
+            for (int x = -5; x <= 5; x++) {
+                assertEquals((int) h0.invokeExact(x), (int) h1.invokeExact(x), "h(" + x + ")");
+                assertEquals(3 * Math.abs(x), (int) h1.invokeExact(x));
+            }
+        }
+    }
+
+    @Test
     void trim_nothingDead_sameCode() {
         byte[] before = probe(false);
         byte[] once = BytecodeTrim.trim(ClassFile.of(), before);
@@ -78,6 +96,7 @@ class BytecodeTrimTest {
             }
             clb.withMethodBody("f", INT_INT, ClassFile.ACC_STATIC | ClassFile.ACC_PUBLIC, cb -> f(cb));
             clb.withMethodBody("g", INT_INT, ClassFile.ACC_STATIC | ClassFile.ACC_PUBLIC, cb -> g(cb));
+            clb.withMethodBody("h", INT_INT, ClassFile.ACC_STATIC | ClassFile.ACC_PUBLIC, cb -> h(cb));
         });
     }
 
@@ -130,6 +149,28 @@ class BytecodeTrimTest {
         cb.labelBinding(handler);
         cb.pop().iload(1).ireturn();
         cb.exceptionCatch(tryStart, tryEnd, handler, ClassDesc.of("java.lang.ArithmeticException"));
+    }
+
+    /**
+     * {@code h(x) = 3|x|}: a test jumps to a {@code goto} (threaded to its target, which leaves that {@code goto}
+     * unreachable), a {@code goto} and a compare jump to the next instruction.
+     */
+    private static void h(CodeBuilder cb) {
+        Label positive = cb.newLabel();
+        Label next = cb.newLabel();
+        Label same = cb.newLabel();
+        Label times3 = cb.newLabel();
+        cb.iload(0).ifge(positive);
+        cb.iload(0).ineg().istore(0);
+        cb.goto_(next);
+        cb.labelBinding(next);
+        cb.iload(0).iconst_1().if_icmpeq(same);
+        cb.labelBinding(same);
+        cb.goto_(times3);
+        cb.labelBinding(positive);
+        cb.goto_(times3);
+        cb.labelBinding(times3);
+        cb.iload(0).iconst_3().imul().ireturn();
     }
 
     private static MethodHandle load(byte[] bytes, String method) throws ReflectiveOperationException {

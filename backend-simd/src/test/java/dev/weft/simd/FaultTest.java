@@ -208,4 +208,42 @@ class FaultTest {
         Object[] out = d.check(Dim3.of(1), Dim3.of(32), FaultTest::loopFault, x, new int[32]);
         assertArrayEquals(new int[32], (int[]) out[1]);
     }
+
+    static Kernel refusedShared(Object[] a) {
+        float[] x = (float[]) a[0];
+        float[] y = (float[]) a[1];
+        int[] lengths = (int[]) a[2];
+        int first = lengths[0];
+        int second = lengths[1];
+        return t -> {
+            int i = t.threadIdxX();
+            if (i >= 5) {
+                y[i] = x[i];
+            }
+            float[] s0 = t.sharedFloats(first);
+            int[] s1 = t.sharedInts(second);
+            s0[i] = i;
+            t.syncThreads();
+            y[i] += s0[63 - i] + s1.length;
+        };
+    }
+
+    @Test
+    void refusedSharedAllocation_faultsFirstActiveThread() {
+        // Either of two allocations in one block refused (a negative length, more than the CTA may have): the
+        // block's one handler faults its first active thread, with the runtime's exception as the cause.
+        for (int[] lengths : new int[][] {{64, -1}, {-1, 4}, {64, 1 << 24}}) {
+            d.check(Dim3.of(1), Dim3.of(64), FaultTest::refusedShared, new float[64], new float[64], lengths);
+        }
+        // Thread 9 faults first in code order (x has 9 elements); thread 0 then faults at the allocation, and it
+        // is the first in linear order, as in the reference executor.
+        d.check(Dim3.of(1), Dim3.of(64), FaultTest::refusedShared, new float[9], new float[64], new int[] {64, -1});
+        // Both allocations granted: no fault, the same sums.
+        d.check(Dim3.of(1), Dim3.of(64), FaultTest::refusedShared, Differential.floats(64, 7, 0, 1), new float[64],
+                new int[] {64, 4});
+        KernelException e = assertThrows(KernelException.class, () -> d.simd.launch(Dim3.of(1), Dim3.of(64),
+                refusedShared(new Object[] {new float[64], new float[64], new int[] {64, -1}})));
+        assertEquals(new Dim3(0, 0, 0), e.threadIdx().orElseThrow());
+        assertTrue(e.getCause() instanceof IllegalArgumentException, () -> String.valueOf(e.getCause()));
+    }
 }

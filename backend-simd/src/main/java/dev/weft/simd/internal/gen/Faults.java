@@ -59,8 +59,11 @@ final class Faults {
         cb.labelBinding(ok);
     }
 
-    /** Faults every active thread of the block shares, each handled once per block after its terminator. */
-    enum Shared { NULL_ARRAY, OUT_OF_BOUNDS, DIVIDE_BY_ZERO }
+    /**
+     * Faults every active thread of the block shares, each handled once per block after its terminator. A
+     * {@code SHARED_ALLOCATION} handler is an exception handler: its sites jump to it with the runtime's refusal.
+     */
+    enum Shared { NULL_ARRAY, OUT_OF_BOUNDS, DIVIDE_BY_ZERO, SHARED_ALLOCATION }
 
     /** The label of the current block's handler for a uniform fault; the handler is emitted at block end. */
     Label handler(Shared kind) {
@@ -79,6 +82,10 @@ final class Faults {
     void emitHandlers() {
         for (Map.Entry<Shared, Label> e : method.handlers.entrySet()) {
             cb.labelBinding(e.getValue());
+            if (e.getKey() == Shared.SHARED_ALLOCATION) {
+                // not in faultCauseSlot yet: with no active thread an earlier fault's cause must stay
+                cb.astore(allocationCauseSlot());
+            }
             Label none = uniformFaultStart();
             switch (e.getKey()) {
                 case NULL_ARRAY -> pushNpe("Cannot access an array element or length because the array is null");
@@ -88,11 +95,20 @@ final class Faults {
                     cb.invokestatic(Vec.LANES, "outOfBounds", mt(ClassDesc.of("java.lang.ArrayIndexOutOfBoundsException"), CD_int, CD_int));
                 }
                 case DIVIDE_BY_ZERO -> cb.invokestatic(Vec.LANES, "divideByZero", mt(ClassDesc.of("java.lang.ArithmeticException")));
+                case SHARED_ALLOCATION -> cb.aload(allocationCauseSlot());
             }
             uniformFaultEnd(none);
             cb.goto_(method.endLabel.get(method.cur));
         }
         method.handlers.clear();
+    }
+
+    /** The local holding a refused shared allocation's exception, made on first use (kernels without one keep their slots). */
+    private int allocationCauseSlot() {
+        if (method.allocationCauseSlot < 0) {
+            method.allocationCauseSlot = method.local(java.lang.classfile.TypeKind.REFERENCE);
+        }
+        return method.allocationCauseSlot;
     }
 
     /** Jumps to the shared out-of-bounds handler with the index and the array's length. */

@@ -62,13 +62,13 @@ final class MemoryOps {
     /**
      * A shared allocation: the CTA's k-th array, once per group (every thread of the group would get the same
      * array). An allocation the runtime refuses (over the limit, or not the array another thread got) faults
-     * the first active thread, which is the thread that makes it first in the reference executor.
+     * the first active thread, which is the thread that makes it first in the reference executor. The refusal is
+     * caught by the block's one handler for it ({@link Faults.Shared#SHARED_ALLOCATION}): a kernel's allocations
+     * come together at its start, and a handler each took some 40 bytes of the method's 8000.
      */
     void sharedAllocation(Node x) {
         Label start = cb.newLabel();
         Label end = cb.newLabel();
-        Label handler = cb.newLabel();
-        Label done = cb.newLabel();
         String factory = sharedMethod(x.kind);
         cb.labelBinding(start);
         cb.aload(method.ctaSlot);
@@ -78,17 +78,8 @@ final class MemoryOps {
         cb.invokevirtual(Vec.SHARED_MEMORY, factory, mt(Vec.scalar(x.kind), CD_int, CD_int));
         cb.labelBinding(end);
         method.storeScalar(x);
-        cb.goto_(done);
-        cb.labelBinding(handler);
-        int cause = method.temp(TypeKind.REFERENCE);
-        cb.astore(cause);
-        Label none = method.faults.uniformFaultStart();
-        cb.aload(cause);
-        method.faults.uniformFaultEnd(none);
-        // (No active thread: not reached; the array is not there for the rest of the block to use.)
-        cb.goto_(method.endLabel.get(method.cur));
-        cb.labelBinding(done);
-        cb.exceptionCatch(start, end, handler, ClassDesc.of("java.lang.IllegalArgumentException"));
+        cb.exceptionCatch(start, end, method.faults.handler(Faults.Shared.SHARED_ALLOCATION),
+                ClassDesc.of("java.lang.IllegalArgumentException"));
     }
 
     void uniformLoad(Node x) {

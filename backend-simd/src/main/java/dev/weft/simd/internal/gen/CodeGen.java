@@ -562,11 +562,24 @@ public final class CodeGen {
     public record Fitted(byte[] bytes, int largest) {
     }
 
-    /** The class, without dead code and dead stores where a method is over the JIT's limit ({@link #TRIM}). */
+    /**
+     * Whether a class still over the JIT's limit after the trim gets its most used locals in the one-byte slots
+     * ({@link HotLocals}); {@code -Dweft.simd.hotLocals=false} turns it off, to compare.
+     */
+    static final boolean HOT_LOCALS = !"false".equals(System.getProperty("weft.simd.hotLocals"));
+
+    /**
+     * The class, without dead code and dead stores where a method is over the JIT's limit ({@link #TRIM}), then with
+     * its most used locals in the one-byte slots where one still is ({@link #HOT_LOCALS}).
+     */
     public static Fitted fit(byte[] bytes) {
         int largest = largestMethod(bytes);
         if (TRIM && largest > HUGE_METHOD_LIMIT) {
             bytes = BytecodeTrim.trim(CLASS_FILE, bytes);
+            largest = largestMethod(bytes);
+        }
+        if (HOT_LOCALS && largest > HUGE_METHOD_LIMIT) {
+            bytes = HotLocals.apply(CLASS_FILE, bytes);
             largest = largestMethod(bytes);
         }
         return new Fitted(bytes, largest);

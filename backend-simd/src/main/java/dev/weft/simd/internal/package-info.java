@@ -67,8 +67,9 @@
  * Generated methods are excluded from C1 ({@link dev.weft.simd.internal.gen.C1Exclusion}) and must stay under
  * C2's 8000-byte limit; the compiler picks the threads per group from the loops' register pressure
  * ({@link dev.weft.simd.internal.analysis.Pressure}) and shrinks the group when the code would be too large,
- * after the steps that cost no speed (dead code and dead stores removed, {@link dev.weft.simd.internal.gen.CodeGen#fitted})
- * and, in the smallest group, compact masks ({@link dev.weft.simd.internal.gen.CodeGen#withCompactMasks}).
+ * after the steps that cost no speed (dead code, dead stores and jumps through {@code goto}s removed, the most used
+ * locals moved to the one-byte slots: {@link dev.weft.simd.internal.gen.CodeGen#fit}) and, in the smallest group,
+ * compact masks ({@link dev.weft.simd.internal.gen.CodeGen#withCompactMasks}).
  * At a barrier a group stores what is live across the kernel's barriers (one shared spill keeps the code
  * small); its vectors go there as lanes, its masks as references (boxed). Kernels using shared
  * memory also get a row variant for groups of half the size, so that 16-wide tiles on 8-lane registers keep

@@ -32,10 +32,11 @@ import java.util.Map;
 
 /**
  * Removes from generated methods what the JIT would drop anyway but what counts against its 8000-byte limit
- * ({@link CodeGen#HUGE_METHOD_LIMIT}): code no path reaches (a method per resume point carries the kernel's
- * whole code) and stores of values no later load reads (the code generator initialises per group every vector and
- * mask local that some path may read before writing, and most are written first on every path). A dead store
- * becomes a {@code pop}, which vanishes with the {@code dup} or the push before it.
+ * ({@link CodeGen#HUGE_METHOD_LIMIT}): jumps through {@code goto}s and to where falling through leads, code no path
+ * reaches (a method per resume point carries the kernel's whole code) and stores of values no later load reads (the
+ * code generator initialises per group every vector and mask local that some path may read before writing, and most
+ * are written first on every path). A dead store becomes a {@code pop}, which vanishes with the {@code dup} or the
+ * push before it.
  *
  * <p>C2 builds its graph from the reachable code, in SSA form, and keeps in a deoptimisation's state only the
  * locals a later instruction reads: neither removal changes what it compiles.

@@ -12,6 +12,7 @@ import dev.weft.simd.internal.ir.Kind;
 import dev.weft.simd.internal.ir.Node;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,7 +107,7 @@ final class Faults {
     /** The local holding a refused shared allocation's exception, made on first use (kernels without one keep their slots). */
     private int allocationCauseSlot() {
         if (method.allocationCauseSlot < 0) {
-            method.allocationCauseSlot = method.local(java.lang.classfile.TypeKind.REFERENCE);
+            method.allocationCauseSlot = method.local(TypeKind.REFERENCE);
         }
         return method.allocationCauseSlot;
     }

@@ -7,6 +7,7 @@ import java.lang.classfile.CodeElement;
 import java.lang.classfile.CodeModel;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.TypeKind;
+import java.lang.classfile.attribute.CodeAttribute;
 import java.lang.classfile.instruction.IncrementInstruction;
 import java.lang.classfile.instruction.LoadInstruction;
 import java.lang.classfile.instruction.StoreInstruction;
@@ -21,9 +22,9 @@ import java.util.List;
  * one-byte slots held parameters read a few times each, while a group's entry mask and the fault lane are read some
  * 200 times each in a kernel near C2's 8000-byte limit ({@link CodeGen#HUGE_METHOD_LIMIT}): about 7% of its code.
  *
- * <p>Meaning: unchanged. Every instruction naming a slot names its new slot instead, and the generator keeps one type
- * per slot (its pools are per type), so the verifier sees the same types in other places. C2 builds SSA from the
- * code, so slot numbers do not change what it compiles; applied, as the trim, only to classes over the limit.
+ * <p>Meaning: unchanged. Every instruction naming a slot names its new slot instead (a renaming: each path sees the
+ * types it saw), and a moved parameter is read only after its copy. C2 builds SSA from the code, so slot numbers do
+ * not change what it compiles; applied, as the trim, only to methods over the limit.
  */
 final class HotLocals {
 
@@ -46,7 +47,7 @@ final class HotLocals {
         return cf.transformClass(cm, (clb, ce) -> {
             // only methods over the limit: one under it has nothing to gain, and a method already moved is not again
             if (ce instanceof MethodModel mm && mm.code().isPresent()
-                    && ((java.lang.classfile.attribute.CodeAttribute) mm.code().get()).codeLength() > over) {
+                    && ((CodeAttribute) mm.code().get()).codeLength() > over) {
                 List<CodeElement> moved = moved(mm, mm.code().get());
                 if (moved == null) {
                     clb.with(ce);
@@ -67,7 +68,7 @@ final class HotLocals {
 
     /** The code with its slots renumbered, or null where no local is worth moving. */
     private static List<CodeElement> moved(MethodModel mm, CodeModel code) {
-        int maxLocals = ((java.lang.classfile.attribute.CodeAttribute) code).maxLocals();
+        int maxLocals = ((CodeAttribute) code).maxLocals();
         int[] uses = new int[maxLocals + 2];
         int[] size = new int[maxLocals + 2];
         for (CodeElement e : code.elementList()) {

@@ -2,7 +2,6 @@ package dev.weft.simd.internal.gen;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
-import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeElement;
 import java.lang.classfile.CodeModel;
 import java.lang.classfile.Instruction;
@@ -29,6 +28,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Removes from generated methods what the JIT would drop anyway but what counts against its 8000-byte limit
@@ -48,25 +48,29 @@ final class BytecodeTrim {
 
     /** The class with every method's code trimmed; {@code cf} the context that built it. */
     static byte[] trim(ClassFile cf, byte[] bytes) {
-        ClassModel cm = cf.parse(bytes);
-        return cf.transformClass(cm, trimmedBodies());
+        return rewritten(cf, bytes, (mm, code) -> trimmed(code));
     }
 
-    private static ClassTransform trimmedBodies() {
-        return (clb, ce) -> {
-            if (ce instanceof MethodModel mm && mm.code().isPresent()) {
-                List<CodeElement> kept = trimmed(mm.code().get());
-                clb.transformMethod(mm, (mb, me) -> {
-                    if (me instanceof CodeModel) {
-                        mb.withCode(cb -> kept.forEach(cb::with));
-                    } else {
-                        mb.with(me);
-                    }
-                });
-            } else {
+    /**
+     * The class with each method's code replaced by what {@code rewrite} makes of it, in order; a method for which it
+     * returns null keeps its code. Also {@link HotLocals}'s.
+     */
+    static byte[] rewritten(ClassFile cf, byte[] bytes, BiFunction<MethodModel, CodeModel, List<CodeElement>> rewrite) {
+        ClassModel cm = cf.parse(bytes);
+        return cf.transformClass(cm, (clb, ce) -> {
+            List<CodeElement> code = ce instanceof MethodModel mm && mm.code().isPresent() ? rewrite.apply(mm, mm.code().get()) : null;
+            if (code == null) {
                 clb.with(ce);
+                return;
             }
-        };
+            clb.transformMethod((MethodModel) ce, (mb, me) -> {
+                if (me instanceof CodeModel) {
+                    mb.withCode(cb -> code.forEach(cb::with));
+                } else {
+                    mb.with(me);
+                }
+            });
+        });
     }
 
     /** The code's elements without the unreachable instructions and dead stores, in order. */

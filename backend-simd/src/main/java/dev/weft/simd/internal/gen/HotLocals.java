@@ -1,8 +1,6 @@
 package dev.weft.simd.internal.gen;
 
 import java.lang.classfile.ClassFile;
-import java.lang.classfile.ClassModel;
-import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeElement;
 import java.lang.classfile.CodeModel;
 import java.lang.classfile.MethodModel;
@@ -43,27 +41,8 @@ final class HotLocals {
 
     /** As {@link #apply(ClassFile, byte[])}, for the methods of more than {@code over} bytes of code. */
     static byte[] apply(ClassFile cf, byte[] bytes, int over) {
-        ClassModel cm = cf.parse(bytes);
-        return cf.transformClass(cm, (clb, ce) -> {
-            // only methods over the limit: one under it has nothing to gain, and a method already moved is not again
-            if (ce instanceof MethodModel mm && mm.code().isPresent()
-                    && ((CodeAttribute) mm.code().get()).codeLength() > over) {
-                List<CodeElement> moved = moved(mm, mm.code().get());
-                if (moved == null) {
-                    clb.with(ce);
-                    return;
-                }
-                clb.transformMethod(mm, (mb, me) -> {
-                    if (me instanceof CodeModel) {
-                        mb.withCode(cb -> moved.forEach(cb::with));
-                    } else {
-                        mb.with(me);
-                    }
-                });
-            } else {
-                clb.with(ce);
-            }
-        });
+        // only methods over the limit: one under it has nothing to gain, and a method already moved is not again
+        return BytecodeTrim.rewritten(cf, bytes, (mm, code) -> ((CodeAttribute) code).codeLength() > over ? moved(mm, code) : null);
     }
 
     /** The code with its slots renumbered, or null where no local is worth moving. */

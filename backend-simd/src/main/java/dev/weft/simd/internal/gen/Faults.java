@@ -161,9 +161,14 @@ final class Faults {
             int[] c = method.classSlots.get(m);
             for (int r = 0; r < method.regs32; r++) {
                 cb.aload(c[r]);
-                cb.loadConstant(r);
-                cb.iload(method.kSlot);
-                cb.invokestatic(Vec.LANES, "keepBelow", mt(Vec.MASK, Vec.MASK, CD_int, CD_int));
+                if (r == 0 && method.gen.compactMasks) {
+                    cb.iload(method.kSlot);
+                    cb.invokestatic(Vec.LANES, "keepBelow", mt(Vec.MASK, Vec.MASK, CD_int));
+                } else {
+                    cb.loadConstant(r);
+                    cb.iload(method.kSlot);
+                    cb.invokestatic(Vec.LANES, "keepBelow", mt(Vec.MASK, Vec.MASK, CD_int, CD_int));
+                }
                 cb.astore(c[r]);
             }
         }

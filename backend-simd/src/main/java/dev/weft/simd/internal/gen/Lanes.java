@@ -345,6 +345,19 @@ public final class Lanes {
         return m.and(IS.indexInRange(reg * L32, lane));
     }
 
+    /** {@link #keepBelow(VectorMask, int, int)} of register 0: compact code's form (a byte less per mask and fault). */
+    public static VectorMask<Integer> keepBelow(VectorMask<Integer> m, int lane) {
+        return keepBelow(m, 0, lane);
+    }
+
+    /**
+     * The first lane set in {@code bits}, or -1 where none is: compact code's test for a fault's first lane
+     * ({@code iflt}, where the count of trailing zeros needs a compare against 64: 2 bytes less per fault site).
+     */
+    public static int firstLane(long bits) {
+        return bits == 0 ? -1 : Long.numberOfTrailingZeros(bits);
+    }
+
     /** The first lane set in {@code active} whose index {@code base + lane} is outside {@code [0, length)}, or -1. */
     public static int firstOutside(int base, int length, long active) {
         for (long bits = active; bits != 0; bits &= bits - 1) {

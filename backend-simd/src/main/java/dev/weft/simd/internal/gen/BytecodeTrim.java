@@ -233,13 +233,11 @@ final class BytecodeTrim {
     private static Label finalTarget(List<CodeElement> els, Map<Label, Integer> at, Label l) {
         Label t = l;
         for (int hops = 0; hops < 8; hops++) {
-            int i = nextInstruction(els, at.get(t));
-            if (i < els.size() && els.get(i) instanceof BranchInstruction g
-                    && (g.opcode() == Opcode.GOTO || g.opcode() == Opcode.GOTO_W) && g.target() != t) {
-                t = g.target();
-            } else {
+            Label g = gotoTarget(els, nextInstruction(els, at.get(t)));
+            if (g == null || g == t) {
                 break;
             }
+            t = g;
         }
         return t;
     }
@@ -247,11 +245,14 @@ final class BytecodeTrim {
     /** The instruction that running on from element {@code from} reaches first, past the {@code goto}s it meets. */
     private static int landing(List<CodeElement> els, Map<Label, Integer> at, int from) {
         int i = nextInstruction(els, from);
-        if (i < els.size() && els.get(i) instanceof BranchInstruction g
-                && (g.opcode() == Opcode.GOTO || g.opcode() == Opcode.GOTO_W)) {
-            return nextInstruction(els, at.get(finalTarget(els, at, g.target())));
-        }
-        return i;
+        Label g = gotoTarget(els, i);
+        return g == null ? i : nextInstruction(els, at.get(finalTarget(els, at, g)));
+    }
+
+    /** The target of the {@code goto} at element {@code i}, or null where there is none. */
+    private static Label gotoTarget(List<CodeElement> els, int i) {
+        return i < els.size() && els.get(i) instanceof BranchInstruction g
+                && (g.opcode() == Opcode.GOTO || g.opcode() == Opcode.GOTO_W) ? g.target() : null;
     }
 
     /** The index of the first instruction at or after {@code from} (labels and other pseudo-elements skipped). */

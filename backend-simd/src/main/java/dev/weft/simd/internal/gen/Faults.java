@@ -28,6 +28,8 @@ final class Faults {
     /** The method this code is part of. */
     private final MethodGen method;
     private final CodeBuilder cb;
+    /** See {@link #allocationCauseSlot}; -1 until a block's shared allocations need it. */
+    private int allocationCause = -1;
 
     Faults(MethodGen method) {
         this.method = method;
@@ -106,10 +108,10 @@ final class Faults {
 
     /** The local holding a refused shared allocation's exception, made on first use (kernels without one keep their slots). */
     private int allocationCauseSlot() {
-        if (method.allocationCauseSlot < 0) {
-            method.allocationCauseSlot = method.local(TypeKind.REFERENCE);
+        if (allocationCause < 0) {
+            allocationCause = method.local(TypeKind.REFERENCE);
         }
-        return method.allocationCauseSlot;
+        return allocationCause;
     }
 
     /** Jumps to the shared out-of-bounds handler with the index and the array's length. */

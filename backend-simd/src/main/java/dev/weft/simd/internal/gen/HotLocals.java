@@ -59,17 +59,15 @@ final class HotLocals {
                 count(uses, size, inc.slot(), TypeKind.INT);
             }
         }
-        // The parameters' slots and kinds, in order ("this" first for an instance method).
-        List<int[]> params = new ArrayList<>();
+        // The kind of the parameter starting at each slot ("this" first for an instance method).
+        TypeKind[] paramAt = new TypeKind[maxLocals + 2];
         int slot = 0;
         if ((mm.flags().flagsMask() & ClassFile.ACC_STATIC) == 0) {
-            params.add(new int[] {slot, TypeKind.REFERENCE.ordinal()});
-            slot++;
+            paramAt[slot++] = TypeKind.REFERENCE;
         }
         for (ClassDesc p : mm.methodTypeSymbol().parameterList()) {
-            TypeKind k = TypeKind.from(p);
-            params.add(new int[] {slot, k.ordinal()});
-            slot += k.slotSize();
+            paramAt[slot] = TypeKind.from(p);
+            slot += paramAt[slot].slotSize();
         }
         int paramSlots = slot;
         // The hottest one-slot locals that are not parameters.
@@ -96,28 +94,18 @@ final class HotLocals {
         }
         // Whatever held slots 0 to hot - 1 moves past the method's locals: a parameter (copied there first thing,
         // a wide one whole) and any local the code names there (which may reuse a parameter's slot).
-        int next = maxLocals;
-        List<int[]> copies = new ArrayList<>();
-        for (int s = 0; s < hot; s++) {
-            int kind = -1;
-            for (int[] p : params) {
-                if (p[0] == s) {
-                    kind = p[1];
-                }
-            }
-            if (kind >= 0 || uses[s] > 0) {
-                map[s] = next;
-                next += kind >= 0 ? Math.max(TypeKind.values()[kind].slotSize(), size[s]) : size[s];
-                if (kind >= 0) {
-                    copies.add(new int[] {s, kind, map[s]});
-                }
-            }
-        }
         List<CodeElement> out = new ArrayList<>();
-        for (int[] c : copies) {
-            TypeKind k = TypeKind.values()[c[1]];
-            out.add(LoadInstruction.of(k, c[0]));
-            out.add(StoreInstruction.of(k, c[2]));
+        int next = maxLocals;
+        for (int s = 0; s < hot; s++) {
+            TypeKind param = paramAt[s];
+            if (param != null || uses[s] > 0) {
+                map[s] = next;
+                next += param != null ? Math.max(param.slotSize(), size[s]) : size[s];
+                if (param != null) {
+                    out.add(LoadInstruction.of(param, s));
+                    out.add(StoreInstruction.of(param, map[s]));
+                }
+            }
         }
         for (CodeElement e : code.elementList()) {
             if (e instanceof LoadInstruction l && remapped(map, l.slot()) != l.slot()) {

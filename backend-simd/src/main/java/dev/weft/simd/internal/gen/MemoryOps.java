@@ -13,6 +13,7 @@ import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
 import java.util.EnumMap;
 
 /**
@@ -516,7 +517,12 @@ final class MemoryOps {
     private void compactGatherIndices(Node idx, Node arr, int map) {
         // An affine index is passed as its base and stride, not built as a vector (9 bytes less per register and use).
         int stride = affineStride(idx);
-        ClassDesc index = stride == 0 ? Vec.INT_VECTOR : CD_int;
+        MethodTypeDesc outside = stride == 0
+                ? mt(CD_long, Vec.INT_VECTOR, Vec.MASK, CD_int, CD_int.arrayType(), CD_int)
+                : mt(CD_long, CD_int, CD_int, Vec.MASK, CD_int, CD_int.arrayType(), CD_int);
+        MethodTypeDesc inside = stride == 0
+                ? mt(CD_void, Vec.INT_VECTOR, Vec.MASK, CD_int.arrayType(), CD_int)
+                : mt(CD_void, CD_int, CD_int, Vec.MASK, CD_int.arrayType(), CD_int);
         for (int r = 0; r < regs32; r++) {
             compactIndex(idx, r, stride);
             method.curMask(Kind.INT, r);
@@ -524,9 +530,7 @@ final class MemoryOps {
             cb.arraylength();
             cb.aload(map);
             cb.loadConstant(r * l32);
-            cb.invokestatic(Vec.LANES, "outside", stride == 0
-                    ? mt(CD_long, index, Vec.MASK, CD_int, CD_int.arrayType(), CD_int)
-                    : mt(CD_long, CD_int, CD_int, Vec.MASK, CD_int, CD_int.arrayType(), CD_int));
+            cb.invokestatic(Vec.LANES, "outside", outside);
             if (r > 0) {
                 cb.loadConstant(r * l32);
                 cb.lshl();
@@ -539,9 +543,7 @@ final class MemoryOps {
             method.curMask(Kind.INT, r);
             cb.aload(map);
             cb.loadConstant(r * l32);
-            cb.invokestatic(Vec.LANES, "inside", stride == 0
-                    ? mt(CD_void, index, Vec.MASK, CD_int.arrayType(), CD_int)
-                    : mt(CD_void, CD_int, CD_int, Vec.MASK, CD_int.arrayType(), CD_int));
+            cb.invokestatic(Vec.LANES, "inside", inside);
         }
     }
 

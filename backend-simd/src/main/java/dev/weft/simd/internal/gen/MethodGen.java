@@ -158,8 +158,6 @@ final class MethodGen {
     int baseSlot;
     int faultLaneSlot;
     int faultCauseSlot;
-    /** See {@code Faults.allocationCauseSlot}; -1 until a block's shared allocations need it. */
-    int allocationCauseSlot = -1;
     int kSlot;
     int bitsSlot;
     int faultIndexSlot;

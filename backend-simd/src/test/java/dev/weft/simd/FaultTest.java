@@ -245,5 +245,6 @@ class FaultTest {
                 refusedShared(new Object[] {new float[64], new float[64], new int[] {64, -1}})));
         assertEquals(new Dim3(0, 0, 0), e.threadIdx().orElseThrow());
         assertTrue(e.getCause() instanceof IllegalArgumentException, () -> String.valueOf(e.getCause()));
+        assertEquals("shared array length must be >= 0: -1", e.getCause().getMessage());
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.simd;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,6 +112,45 @@ class InterleavedStrideLoopTest {
         assertTrue(listing.contains("interleaved: a group pauses every"), listing);
     }
 
+    /** The reduction's loop in a kernel that also reads threadIdx.y (its CTAs may be two-dimensional). */
+    static Kernel reduction2d(Object[] a) {
+        float[] in = (float[]) a[0];
+        float[] out = (float[]) a[1];
+        int n = ((int[]) a[2])[0];
+        return t -> {
+            float[] s = t.sharedFloats(t.blockDimX() * t.blockDimY());
+            int tid = t.threadIdxY() * t.blockDimX() + t.threadIdxX();
+            float sum = 0f;
+            for (int i = t.globalIdX(); i < n; i += t.blockDimX() * t.gridDimX()) {
+                sum += in[i];
+            }
+            s[tid] = sum;
+            t.syncThreads();
+            out[t.blockIdxX()] = s[0];
+        };
+    }
+
+    /**
+     * With 16-lane registers a 1D kernel whose interleaved loop carries a vector (the reduction) runs in groups of two
+     * warps, pausing every 32 iterations; one whose loop carries only scalars (the histogram, run round-robin) and one
+     * reading threadIdx.y keep groups of a warp or less. With 8-lane registers no group is two warps.
+     */
+    @Test
+    void vectorCarryingLoops_takeGroupsOfTwoWarpsWith16Lanes() {
+        boolean wide = dev.weft.simd.internal.gen.Lanes.L32 == 16;
+        String listing = d.report(InterleavedStrideLoopTest::reduction, new float[8], new float[8], new int[] {8}).listing();
+        assertEquals(wide, listing.contains("a group of 64 threads"), listing);
+        assertTrue(listing.contains("interleaved: a group pauses every " + (wide ? 32 : 16) + " iterations"), listing);
+        listing = d.report(InterleavedStrideLoopTest::histogram, new int[8], new int[64], new int[] {8}).listing();
+        assertFalse(listing.contains("a group of 64 threads"), listing);
+        assertTrue(listing.contains("interleaved: a group pauses every 16 iterations"), listing);
+        listing = d.report(InterleavedStrideLoopTest::reduction2d, new float[8], new float[8], new int[] {8}).listing();
+        assertFalse(listing.contains("a group of 64 threads"), listing);
+        float[] in = Differential.floats(30_011, 36, -1, 1);
+        d.check(Dim3.of(3), Dim3.of(32, 4), InterleavedStrideLoopTest::reduction2d, in, new float[3], new int[] {30_011});
+        d.check(Dim3.of(3), Dim3.of(64, 2), InterleavedStrideLoopTest::reduction2d, in, new float[3], new int[] {30_011});
+    }
+
     @Test
     void emptyLoop_matchesReference() {
         sums(0, 3, 256);
@@ -135,6 +175,8 @@ class InterleavedStrideLoopTest {
     void ctaNotAMultipleOfTheGroup_matchesReference() {
         sums(30_011, 3, 200);
         histogram(30_011, 3, 200);
+        // half a group of two warps
+        sums(20_011, 5, 32);
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.weft.simd.internal.analysis.Cfg;
 import dev.weft.simd.internal.analysis.MaskPlan;
 import dev.weft.simd.internal.analysis.Pressure;
 import dev.weft.simd.internal.analysis.SharedAllocations;
+import dev.weft.simd.internal.analysis.StrideLoops;
 import dev.weft.simd.internal.analysis.Uniformity;
 import dev.weft.simd.internal.analysis.WarpSync;
 import dev.weft.simd.internal.front.Decline;
@@ -206,15 +207,17 @@ final class Compiler {
         private String header;
         private List<Listing.Variant> listed;
         private boolean stridePaths;
+        private final int group;
         private List<CodeGen.Variant> variants;
 
-        LazyListing(Graph g, Cfg cfg, String header, List<Listing.Variant> listed, boolean stridePaths,
+        LazyListing(Graph g, Cfg cfg, String header, List<Listing.Variant> listed, boolean stridePaths, int group,
                 List<CodeGen.Variant> variants) {
             this.g = g;
             this.cfg = cfg;
             this.header = header;
             this.listed = listed;
             this.stridePaths = stridePaths;
+            this.group = group;
             this.variants = variants;
         }
 
@@ -229,7 +232,7 @@ final class Compiler {
                 for (CodeGen.Variant v : variants) {
                     v.u().apply();
                 }
-                text = Listing.of(g, cfg, header, listed, stridePaths);
+                text = Listing.of(g, cfg, header, listed, stridePaths, group);
                 g = null;
                 cfg = null;
                 listed = null;
@@ -680,7 +683,7 @@ final class Compiler {
                                 + " and the shapes that run the same variant; other shapes compile when a launch first needs them")
                         + (tiered ? "\nthe methods per resume point are compiled in the background; launches run the general"
                                 + " methods until they are ready" : "");
-                LazyListing listing = new LazyListing(g, cfg, header, listed, gen.stridePaths(), variants);
+                LazyListing listing = new LazyListing(g, cfg, header, listed, gen.stridePaths(), group, variants);
                 Resumed resumed = null;
                 if (tiered) {
                     resumed = new Resumed();
@@ -763,6 +766,9 @@ final class Compiler {
         if (barriers && regs < 2 && 2 * Lanes.L32 <= warpSize) {
             regs = 2;
         }
+        if (barriers && regs == 2 && Lanes.L32 == 16 && 2 * regs * perRegister <= registers && sumsInterleaved(g, cfg, u, plan)) {
+            regs = 4;
+        }
         // A mask or shift of the thread index (a tile load's (tid & 15) and tid >> 4) is contiguous or uniform only
         // within an aligned group no wider than the mask: in a wider group those loads become gathers, which cost
         // more than the narrower group's extra passes. Take the widest group that scatters no more than one
@@ -776,6 +782,44 @@ final class Compiler {
             u.apply();
         }
         return regs * Lanes.L32;
+    }
+
+    /**
+     * Whether the kernel (with barriers) has a grid-stride loop that the CTA's groups run interleaved and that carries a
+     * vector (a reduction's per-thread sums), where its thread indexing is one-dimensional and it has no warp
+     * operations: then {@link #defaultGroup} takes groups of two warps with 16-lane registers. Per iteration such a
+     * group reads four registers' contiguous lines instead of two, and (at the same pauses per thread,
+     * {@link CodeGen#interleaveIterations}) its run between pauses is twice as long: the order of reads the hand-written
+     * code of the same algorithm uses (eight registers of threads per pass). Measured (PairedBenchmark, the reduction
+     * against that code, alternating JVMs, AVX-512): 0.63-0.75 where groups of one warp read 0.42-0.53; groups of two
+     * warps pausing as often as one warp's did read 0.50-0.58. With 8-lane registers a warp is four registers already,
+     * and groups of two warps (eight) read a third as fast (0.17-0.21 against 0.48-0.61): the rule is for 16 lanes.
+     * Not where threadIdx.y or .z is read: two-dimensional CTAs would then need rows of 64 threads for their
+     * contiguous variant, where groups of one warp take rows of 16 (a tiled kernel's).
+     */
+    private static boolean sumsInterleaved(Graph g, Cfg cfg, Uniformity u, MaskPlan plan) {
+        if (!CodeGen.INTERLEAVE || !CodeGen.FAST_STRIDE_LOOPS || WarpSync.hasWarpOps(g)) {
+            return false;
+        }
+        for (Block b : g.blocks) {
+            for (Node n : b.nodes) {
+                if (n.op == Op.SREG && (n.aux == SReg.TID_Y || n.aux == SReg.TID_Z)) {
+                    return false;
+                }
+            }
+        }
+        java.util.Map<Node, Integer> uses = g.useCounts();
+        for (java.util.Map.Entry<Cfg.Loop, StrideLoops.StrideLoop> e : new StrideLoops(g, cfg, u, plan).loops.entrySet()) {
+            StrideLoops.StrideLoop sl = e.getValue();
+            if (StrideLoops.interleavable(sl, e.getKey(), g, uses)) {
+                for (Node p : sl.header().phis) {
+                    if (u.shapeAt(p, sl.header()) == Node.Shape.VARYING) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Loads and stores that {@code u} makes gathers or scatters (a varying index, not lane-contiguous). */

@@ -145,6 +145,16 @@ public final class CodeGen {
     static final int INTERLEAVE_ITERATIONS = Math.max(1, Integer.getInteger("weft.simd.interleaveIterations", 16));
 
     /**
+     * The iterations between a group's pauses in an interleaved stride loop, for groups of {@code threads}:
+     * {@link #INTERLEAVE_ITERATIONS} for a warp or less, proportionally more for wider groups (the same pauses per
+     * thread). Measured for groups of two warps (the reduction, PairedBenchmark, AVX-512): 32 iterations 0.63-0.75 of
+     * the hand-written code, 16 0.50-0.58, 64 0.54-0.56.
+     */
+    public static int interleaveIterations(int threads) {
+        return INTERLEAVE_ITERATIONS * Math.max(1, threads / 32);
+    }
+
+    /**
      * Whether an interleaved stride loop whose carried values are all scalars (affine indexes, uniform counters) runs
      * round-robin across the CTA's groups in its pause's method ({@link StrideLoopCode#roundRobinLoop}): one iteration
      * per group in turn, each group's carried scalars read from and written to its spill row, with no pause, spill

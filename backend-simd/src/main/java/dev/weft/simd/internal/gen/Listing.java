@@ -37,6 +37,8 @@ public final class Listing {
     private final StringBuilder out = new StringBuilder();
     /** Whether the code has the grid-stride fast paths. */
     private boolean stridePaths;
+    /** Threads per group, for the pauses of interleaved stride loops ({@link CodeGen#interleaveIterations}). */
+    private int group;
 
     private Listing(Graph g, Cfg cfg) {
         this.g = g;
@@ -50,16 +52,17 @@ public final class Listing {
      * @param variants the analysed variants, each with a one-line title
      */
     public static String of(Graph g, Cfg cfg, String header, List<Variant> variants) {
-        return of(g, cfg, header, variants, CodeGen.FAST_STRIDE_LOOPS);
+        return of(g, cfg, header, variants, CodeGen.FAST_STRIDE_LOOPS, 32);
     }
 
     /**
      * As {@link #of(Graph, Cfg, String, List)}; {@code stridePaths}: whether the code has the grid-stride fast
-     * paths ({@link CodeGen#stridePaths()}).
+     * paths ({@link CodeGen#stridePaths()}); {@code group}: the threads per group.
      */
-    public static String of(Graph g, Cfg cfg, String header, List<Variant> variants, boolean stridePaths) {
+    public static String of(Graph g, Cfg cfg, String header, List<Variant> variants, boolean stridePaths, int group) {
         Listing l = new Listing(g, cfg);
         l.stridePaths = stridePaths;
+        l.group = group;
         l.out.append(header).append('\n');
         l.out.append("parameters (uniform, read once per launch): ");
         // Loops, not streams: a stream's lambdas spin classes on their first run, a cost of every first compile.
@@ -170,7 +173,7 @@ public final class Listing {
                             + sl.bound().name() + " holds for every lane (one scalar test), whole iterations run with"
                             + " all threads and no masks, then the rest as above";
                     if (interleaved(sl, loop)) {
-                        kind += "; interleaved: a group pauses every " + CodeGen.INTERLEAVE_ITERATIONS + " iterations of it"
+                        kind += "; interleaved: a group pauses every " + CodeGen.interleaveIterations(group) + " iterations of it"
                                 + " (values kept as at a barrier) so that the CTA's other groups run theirs, as a GPU's warps"
                                 + " advance together (-Dweft.simd.interleave=false: each group runs its whole loop in turn)";
                         if (CodeGen.ROUND_ROBIN) {

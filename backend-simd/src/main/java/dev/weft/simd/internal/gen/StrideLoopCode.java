@@ -101,7 +101,7 @@ final class StrideLoopCode {
     }
 
     /**
-     * The fast iterations before an interleaved loop's group pauses, in a new local: {@link CodeGen#INTERLEAVE_ITERATIONS},
+     * The fast iterations before an interleaved loop's group pauses, in a new local: {@link CodeGen#interleaveIterations},
      * or never when the CTA is one group (there is no other group to give the core's loads to).
      */
     private int interleavedCount(Block h) {
@@ -115,7 +115,7 @@ final class StrideLoopCode {
         cb.iload(method.threadsSlot);
         cb.loadConstant(method.n);
         cb.if_icmple(one);
-        cb.loadConstant(CodeGen.INTERLEAVE_ITERATIONS);
+        cb.loadConstant(CodeGen.interleaveIterations(method.n));
         cb.goto_(set);
         cb.labelBinding(one);
         cb.loadConstant(Integer.MAX_VALUE);
@@ -130,7 +130,7 @@ final class StrideLoopCode {
      * before the next group started read one or two cache lines every gridDim*blockDim elements instead, a
      * pattern the hardware prefetchers do not follow, and each group's sweep missed the cache anew (perfasm,
      * histogram: 48% of the samples on the instruction after the loads). So in a kernel with barriers, a group
-     * in a grid-stride fast path pauses every {@link CodeGen#INTERLEAVE_ITERATIONS} iterations as at a barrier (its
+     * in a grid-stride fast path pauses every {@link CodeGen#interleaveIterations} iterations as at a barrier (its
      * values to its rows, stop {@code Phases.YIELD + k}), and the CTA's phases go round the groups until none
      * is paused (see Phases#next); a resumed group re-enters the fast path. Each thread's own operations stay
      * in program order (a float sum adds in the same order), and {@link StrideLoops#interleavable} admits only

@@ -788,11 +788,11 @@ final class Compiler {
      * Whether the kernel (with barriers) has a grid-stride loop that the CTA's groups run interleaved and that carries a
      * vector (a reduction's per-thread sums), where its thread indexing is one-dimensional and it has no warp
      * operations: then {@link #defaultGroup} takes groups of two warps with 16-lane registers. Per iteration such a
-     * group reads four registers' contiguous lines instead of two, and (at the same pauses per thread,
-     * {@link CodeGen#interleaveIterations}) its run between pauses is twice as long: the order of reads the hand-written
-     * code of the same algorithm uses (eight registers of threads per pass). Measured (PairedBenchmark, the reduction
-     * against that code, alternating JVMs, AVX-512): 0.63-0.75 where groups of one warp read 0.42-0.53; groups of two
-     * warps pausing as often as one warp's did read 0.50-0.58. With 8-lane registers a warp is four registers already,
+     * group reads four registers' contiguous lines instead of two, and it pauses every 32 iterations instead of 16
+     * ({@link CodeGen#interleaveIterations}): nearer the order of reads of the hand-written code of the same algorithm
+     * (eight registers of threads per pass). Measured (PairedBenchmark, the reduction against that code, alternating
+     * JVMs, AVX-512): 0.60-0.88 where groups of one warp read 0.43-0.58; groups of two warps pausing every 16
+     * iterations read 0.47-0.65. With 8-lane registers a warp is four registers already,
      * and groups of two warps (eight) read a third as fast (0.17-0.21 against 0.48-0.61): the rule is for 16 lanes.
      * Not where threadIdx.y or .z is read: two-dimensional CTAs would then need rows of 64 threads for their
      * contiguous variant, where groups of one warp take rows of 16 (a tiled kernel's).

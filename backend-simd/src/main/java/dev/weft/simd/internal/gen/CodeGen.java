@@ -146,9 +146,9 @@ public final class CodeGen {
 
     /**
      * The iterations between a group's pauses in an interleaved stride loop, for groups of {@code threads}:
-     * {@link #INTERLEAVE_ITERATIONS} for a warp or less, proportionally more for wider groups (the same pauses per
-     * thread). Measured for groups of two warps (the reduction, PairedBenchmark, AVX-512): 32 iterations 0.63-0.75 of
-     * the hand-written code, 16 0.50-0.58, 64 0.54-0.56.
+     * {@link #INTERLEAVE_ITERATIONS} for a warp or less, that many per warp of a wider group. Measured for groups of two
+     * warps (the reduction against its algorithm by hand, PairedBenchmark, AVX-512, after each run's first iteration):
+     * 32 iterations 0.50-0.77, 16 0.47-0.65, 64 0.54-0.56.
      */
     public static int interleaveIterations(int threads) {
         return INTERLEAVE_ITERATIONS * Math.max(1, threads / 32);

@@ -738,7 +738,7 @@ final class Compiler {
     /**
      * Threads per group: a warp (32 threads) where the registers allow, fewer where a loop would keep more
      * vectors live than the register file holds (see {@link Pressure}); at least one register, and two with
-     * barriers (where the warp allows).
+     * barriers (where the warp allows); two warps for a reduction's interleaved loop ({@link #sumsInterleaved}).
      *
      * <p>With barriers each group pays, per phase, the restore and spill of the values kept across the barriers,
      * whatever its width, and spilling accumulators to the stack costs less than that: measured here (AVX2, CPU
@@ -791,8 +791,8 @@ final class Compiler {
      * group reads four registers' contiguous lines instead of two, and it pauses every 32 iterations instead of 16
      * ({@link CodeGen#interleaveIterations}): nearer the order of reads of the hand-written code of the same algorithm
      * (eight registers of threads per pass). Measured (PairedBenchmark, the reduction against that code, alternating
-     * JVMs, AVX-512): 0.60-0.88 where groups of one warp read 0.43-0.58; groups of two warps pausing every 16
-     * iterations read 0.47-0.65. With 8-lane registers a warp is four registers already,
+     * JVMs, AVX-512 on an Ice Lake; not measured on Zen 4): 0.60-0.88 where groups of one warp read 0.43-0.58; groups
+     * of two warps pausing every 16 iterations read 0.47-0.65. With 8-lane registers a warp is four registers already,
      * and groups of two warps (eight) read a third as fast (0.17-0.21 against 0.48-0.61): the rule is for 16 lanes.
      * Not where threadIdx.y or .z is read: two-dimensional CTAs would then need rows of 64 threads for their
      * contiguous variant, where groups of one warp take rows of 16 (a tiled kernel's).

@@ -66,7 +66,8 @@
  * <h2>Performance notes</h2>
  * Generated methods are excluded from C1 ({@link dev.weft.simd.internal.gen.C1Exclusion}) and must stay under
  * C2's 8000-byte limit; the compiler picks the threads per group from the loops' register pressure
- * ({@link dev.weft.simd.internal.analysis.Pressure}) and shrinks the group when the code would be too large,
+ * ({@link dev.weft.simd.internal.analysis.Pressure}; two warps for a reduction's interleaved grid-stride loop with
+ * 16-lane registers, for its read order) and shrinks the group when the code would be too large,
  * after the steps that cost no speed (dead code, dead stores and jumps through {@code goto}s removed, the most used
  * locals moved to the one-byte slots: {@link dev.weft.simd.internal.gen.CodeGen#fit}) and, in the smallest group,
  * compact masks ({@link dev.weft.simd.internal.gen.CodeGen#withCompactMasks}).

@@ -146,7 +146,8 @@ public final class CodeGen {
 
     /**
      * The iterations between a group's pauses in an interleaved stride loop, for groups of {@code threads}:
-     * {@link #INTERLEAVE_ITERATIONS} for a warp or less, that many per warp of a wider group. Measured for groups of two
+     * {@link #INTERLEAVE_ITERATIONS} for 32 threads or fewer (the group it was measured for), that many per 32 threads
+     * of a wider group (a variant's own group: a narrow variant pauses sooner). Measured for groups of two
      * warps (the reduction against its algorithm by hand, PairedBenchmark, AVX-512, after each run's first iteration):
      * 32 iterations 0.50-0.77, 16 0.47-0.65, 64 0.54-0.56.
      */

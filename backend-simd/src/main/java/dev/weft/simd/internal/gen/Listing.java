@@ -173,7 +173,11 @@ public final class Listing {
                             + sl.bound().name() + " holds for every lane (one scalar test), whole iterations run with"
                             + " all threads and no masks, then the rest as above";
                     if (interleaved(sl, loop)) {
+                        // a narrower group that runs the same code (a variant for CTA rows of half the group) pauses sooner
+                        int narrow = CodeGen.interleaveIterations(group / 2);
                         kind += "; interleaved: a group pauses every " + CodeGen.interleaveIterations(group) + " iterations of it"
+                                + (narrow != CodeGen.interleaveIterations(group) ? " (" + narrow + " where the code runs in groups of "
+                                        + group / 2 + " threads)" : "")
                                 + " (values kept as at a barrier) so that the CTA's other groups run theirs, as a GPU's warps"
                                 + " advance together (-Dweft.simd.interleave=false: each group runs its whole loop in turn)";
                         if (CodeGen.ROUND_ROBIN) {

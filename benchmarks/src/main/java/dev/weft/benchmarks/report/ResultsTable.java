@@ -25,7 +25,9 @@ import org.openjdk.jmh.annotations.Benchmark;
  * flops, and its ratio to the hand-written Vector API variant (multi-threaded) and to plain Java on one
  * thread, both computed per element so that variants that ran a smaller problem compare fairly. Where a
  * benchmark counts flops, each variant's GFLOP/s is also given as a share of the machine's single-precision
- * FMA peak for the cores it used ({@link Peak}: FMA pipes × float lanes × 2 flops × clock × cores). Where the
+ * FMA peak for the cores it used ({@link Peak}: FMA pipes × float lanes × 2 flops × clock × cores), and, where
+ * the results hold {@code FmaPeakBenchmark}'s (FMAs alone, in the same run), as a share of that measured rate,
+ * which a virtual machine's hidden clock and pipes cannot make wrong. Where the
  * results hold {@code PairedBenchmark} results (weft and the hand-written code in one fork, alternating), a
  * table of their ratios, also a column of the summary.
  *
@@ -38,6 +40,8 @@ public final class ResultsTable {
 
     private static final String VECTOR_BASELINE = "vectorApi";
     private static final String JAVA_BASELINE = "javaSerial";
+    /** The benchmark that measures FMAs alone, on one thread and on every processor ({@code FmaPeakBenchmark}). */
+    private static final String FMA_PEAK = "FmaPeakBenchmark.fma";
     /** The benchmark that measures weft and the hand-written code in the same fork ({@code PairedBenchmark}). */
     private static final String PAIRED = "PairedBenchmark.pair";
     /** The summary's column for it. */
@@ -98,6 +102,38 @@ public final class ResultsTable {
             return String.format(Locale.ROOT, "- FP32 FMA peak: %d cores × %d FMA pipes × %d float lanes × 2 flops × %.3f GHz (%s) = "
                     + "%.1f GFLOP/s (%.1f per core); `%% peak` columns are shares of it for the cores a variant used\n",
                     cores, fmaPipes, floatLanes, ghz, clockSource, gflops(cores), gflops(1));
+        }
+    }
+
+    /**
+     * What FMAs alone reached in the same run ({@code FmaPeakBenchmark}), in GFLOP/s: on one thread and on one
+     * thread per processor; 0 where not measured.
+     */
+    record Measured(double serial, double parallel) {
+
+        /** The rate for a variant on {@code threads} threads, or 0. */
+        double gflops(int threads) {
+            return threads == 1 ? serial : parallel;
+        }
+
+        boolean present() {
+            return serial > 0 || parallel > 0;
+        }
+
+        /** The header line: both rates, each as a share of the computed peak. */
+        String describe(Peak peak) {
+            int cores = peak.cores();
+            return String.format(Locale.ROOT, "- Measured FP32 FMA throughput (`FmaPeakBenchmark`: FMAs alone, in this run): %s on %d "
+                    + "threads, %s on one; `%% measured` columns are shares of it for the threads a variant used\n",
+                    share(parallel, peak.gflops(cores)), cores, share(serial, peak.gflops(1)));
+        }
+
+        private static String share(double gflops, double computed) {
+            if (gflops <= 0) {
+                return "not measured";
+            }
+            return computed > 0 ? String.format(Locale.ROOT, "%.1f GFLOP/s (%.0f%% of the computed peak)", gflops, 100 * gflops / computed)
+                    : String.format(Locale.ROOT, "%.1f GFLOP/s", gflops);
         }
     }
 
@@ -193,8 +229,19 @@ public final class ResultsTable {
 
         Map<String, List<Row>> byBenchmark = new LinkedHashMap<>();
         Map<String, Paired> paired = new LinkedHashMap<>();
+        double fmaSerial = 0;
+        double fmaParallel = 0;
         for (Object o : results) {
             Map<?, ?> result = (Map<?, ?>) o;
+            if (String.valueOf(result.get("benchmark")).endsWith(FMA_PEAK)) {
+                Row r = row(result);
+                if (r.variant().equals("vectorApiSerial")) {
+                    fmaSerial = r.flops() / 1e9;
+                } else {
+                    fmaParallel = r.flops() / 1e9;
+                }
+                continue;
+            }
             if (String.valueOf(result.get("benchmark")).endsWith(PAIRED)) {
                 Paired p = paired(result);
                 paired.put(p.name(), p);
@@ -204,13 +251,19 @@ public final class ResultsTable {
             String key = row.benchmark() + (row.otherParams().isEmpty() ? "" : " " + row.otherParams());
             byBenchmark.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
         }
+        Measured measured = new Measured(fmaSerial, fmaParallel);
+        if (measured.present()) {
+            // under the computed peak's line, before the JDK's
+            int at = md.indexOf("\n", md.indexOf("- FP32 FMA peak")) + 1;
+            md.insert(at, measured.describe(peak));
+        }
         if (byBenchmark.size() > 1) {
             summary(md, byBenchmark, paired);
         }
         if (!paired.isEmpty()) {
             pairedTable(md, paired.values());
         }
-        byBenchmark.forEach((name, rows) -> table(md, name, rows, peak));
+        byBenchmark.forEach((name, rows) -> table(md, name, rows, peak, measured));
         return md.toString();
     }
 
@@ -371,7 +424,7 @@ public final class ResultsTable {
                 score(secondary.get("flops")), score(secondary.get("bytes")));
     }
 
-    private static void table(StringBuilder md, String name, List<Row> rows, Peak peak) {
+    private static void table(StringBuilder md, String name, List<Row> rows, Peak peak, Measured measured) {
         boolean flops = rows.stream().anyMatch(r -> r.flops() > 0);
         boolean bytes = rows.stream().anyMatch(r -> r.bytes() > 0);
         Row vector = rows.stream().filter(r -> r.variant().equals(VECTOR_BASELINE)).findFirst().orElse(null);
@@ -381,11 +434,13 @@ public final class ResultsTable {
         if (bytes) {
             md.append("GB/s | ");
         }
+        boolean shareOfMeasured = flops && measured.present();
         if (flops) {
-            md.append("GFLOP/s | % peak | ");
+            md.append("GFLOP/s | % peak | ").append(shareOfMeasured ? "% measured | " : "");
         }
         md.append("× Vector API | × plain Java |\n|---|---:|---:|---:|");
-        md.append(bytes ? "---:|" : "").append(flops ? "---:|---:|" : "").append("---:|---:|\n");
+        md.append(bytes ? "---:|" : "").append(flops ? "---:|---:|" : "").append(shareOfMeasured ? "---:|" : "")
+                .append("---:|---:|\n");
         for (Row r : rows) {
             int threads = r.variant().endsWith("Serial") ? 1 : Runtime.getRuntime().availableProcessors();
             md.append("| ").append(r.variant()).append(" | ").append(threads)
@@ -396,13 +451,19 @@ public final class ResultsTable {
             }
             if (flops) {
                 md.append(r.flops() > 0 ? fixed(r.flops() / 1e9) : "-").append(" | ")
-                        .append(r.flops() > 0 && peak.gflops(threads) > 0
-                                ? String.format(Locale.ROOT, "%.1f%%", 100 * r.flops() / 1e9 / peak.gflops(threads)) : "-")
-                        .append(" | ");
+                        .append(percent(r.flops() / 1e9, peak.gflops(threads))).append(" | ");
+                if (shareOfMeasured) {
+                    md.append(percent(r.flops() / 1e9, measured.gflops(threads))).append(" | ");
+                }
             }
             md.append(ratio(r, vector)).append(" | ").append(ratio(r, java)).append(" |\n");
         }
         md.append('\n');
+    }
+
+    /** {@code gflops} as a share of {@code of}, or "-" where either is unknown. */
+    private static String percent(double gflops, double of) {
+        return gflops > 0 && of > 0 ? String.format(Locale.ROOT, "%.1f%%", 100 * gflops / of) : "-";
     }
 
     private static String ratio(Row r, Row baseline) {

@@ -61,6 +61,36 @@ class ResultsTableTest {
     }
 
     @Test
+    void render_gflops_alsoAsShareOfTheMeasuredFmaRate_whenFmaPeakRan() {
+        ResultsTable.Peak peak = new ResultsTable.Peak(2, 2, 8, 2.5, "test");
+        String json = "[" + String.join(",",
+                result("FmaPeakBenchmark.fma", "vectorApi", 10, 7e10, 14e10, 0),
+                result("FmaPeakBenchmark.fma", "vectorApiSerial", 10, 3.6e10, 7.2e10, 0),
+                result("SgemmBenchmark.sgemm", "vectorApi", 10, 3.5e10, 7e10, 0),
+                result("SgemmBenchmark.sgemm", "vectorApiSerial", 10, 1.8e10, 3.6e10, 0)) + "]";
+        String md = ResultsTable.render(json, "- machine\n", peak);
+        // 140 of the computed 160 on 2 cores, 72 of 80 on one
+        assertTrue(md.contains("- Measured FP32 FMA throughput (`FmaPeakBenchmark`: FMAs alone, in this run): "
+                + "140.0 GFLOP/s (88% of the computed peak) on 2 threads, 72.0 GFLOP/s (90% of the computed peak) on one"), md);
+        assertTrue(md.indexOf("- Measured FP32") > md.indexOf("- FP32 FMA peak") && md.indexOf("- Measured FP32") < md.indexOf("- JDK"), md);
+        assertTrue(md.contains("| GFLOP/s | % peak | % measured | × Vector API |"), md);
+        // sgemm on 2 threads: 70 of 160 and of 140; on one: 36 of 80 and of 72
+        assertTrue(md.contains("| 70.00 | 43.8% | 50.0% | 1.00 |"), md);
+        assertTrue(md.contains("| 36.00 | 45.0% | 50.0% | 0.51 |"), md);
+        // the FMA benchmark is the yardstick, not a kernel: no table or summary row of its own
+        assertFalse(md.contains("## FmaPeakBenchmark"), md);
+        assertFalse(md.contains("## Summary"), md);
+    }
+
+    @Test
+    void render_noMeasuredColumn_withoutFmaPeak() {
+        String json = "[" + result("SgemmBenchmark.sgemm", "vectorApi", 10, 3.5e10, 7e10, 0) + "]";
+        String md = ResultsTable.render(json, "- machine\n", new ResultsTable.Peak(2, 2, 8, 2.5, "test"));
+        assertFalse(md.contains("% measured"), md);
+        assertFalse(md.contains("Measured FP32"), md);
+    }
+
+    @Test
     void cpuinfoField_readsTheNamedFieldOnly() {
         String cpuinfo = "vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\n";
         assertEquals(25, ResultsTable.cpuinfoField(cpuinfo, "cpu family"));

@@ -66,10 +66,12 @@ public class FmaPeakBenchmark {
 
     @Benchmark
     public void fma(Work work, Blackhole bh) {
-        int chunks = impl.equals("vectorApi") ? results.length : CHUNKS_PER_WORKER;
+        int chunks;
         if (impl.equals("vectorApi")) {
+            chunks = results.length;
             Parallel.forEachChunk(chunks, c -> results[c] = chains(STEPS, c, factors));
         } else if (impl.equals("vectorApiSerial")) {
+            chunks = CHUNKS_PER_WORKER;
             for (int c = 0; c < chunks; c++) {
                 results[c] = chains(STEPS, c, factors);
             }

@@ -137,6 +137,24 @@ public final class ResultsTable {
         }
     }
 
+    /** {@code FmaPeakBenchmark}'s rates in {@code results}, zero where it did not run. */
+    private static Measured measured(List<?> results) {
+        double serial = 0;
+        double parallel = 0;
+        for (Object o : results) {
+            Map<?, ?> result = (Map<?, ?>) o;
+            if (String.valueOf(result.get("benchmark")).endsWith(FMA_PEAK)) {
+                Row r = row(result);
+                if (r.variant().equals("vectorApiSerial")) {
+                    serial = r.flops() / 1e9;
+                } else {
+                    parallel = r.flops() / 1e9;
+                }
+            }
+        }
+        return new Measured(serial, parallel);
+    }
+
     /** This machine's peak (see {@link Peak}). */
     static Peak peak() {
         String cpu = cpuinfo();
@@ -209,7 +227,11 @@ public final class ResultsTable {
     /** Renders the results in {@code json} under the header {@code machine}; GFLOP/s as shares of {@code peak}. */
     static String render(String json, String machine, Peak peak) {
         List<?> results = (List<?>) Json.parse(json);
+        Measured measured = measured(results);
         StringBuilder md = new StringBuilder("# Weft kernel benchmarks\n\n").append(machine).append(peak.describe());
+        if (measured.present()) {
+            md.append(measured.describe(peak));
+        }
         if (!results.isEmpty()) {
             Map<?, ?> first = (Map<?, ?>) results.get(0);
             md.append("- JDK: ").append(first.get("jdkVersion")).append(", ").append(first.get("vmName")).append(' ')
@@ -229,17 +251,9 @@ public final class ResultsTable {
 
         Map<String, List<Row>> byBenchmark = new LinkedHashMap<>();
         Map<String, Paired> paired = new LinkedHashMap<>();
-        double fmaSerial = 0;
-        double fmaParallel = 0;
         for (Object o : results) {
             Map<?, ?> result = (Map<?, ?>) o;
             if (String.valueOf(result.get("benchmark")).endsWith(FMA_PEAK)) {
-                Row r = row(result);
-                if (r.variant().equals("vectorApiSerial")) {
-                    fmaSerial = r.flops() / 1e9;
-                } else {
-                    fmaParallel = r.flops() / 1e9;
-                }
                 continue;
             }
             if (String.valueOf(result.get("benchmark")).endsWith(PAIRED)) {
@@ -250,12 +264,6 @@ public final class ResultsTable {
             Row row = row(result);
             String key = row.benchmark() + (row.otherParams().isEmpty() ? "" : " " + row.otherParams());
             byBenchmark.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
-        }
-        Measured measured = new Measured(fmaSerial, fmaParallel);
-        if (measured.present()) {
-            // under the computed peak's line, before the JDK's
-            int at = md.indexOf("\n", md.indexOf("- FP32 FMA peak")) + 1;
-            md.insert(at, measured.describe(peak));
         }
         if (byBenchmark.size() > 1) {
             summary(md, byBenchmark, paired);

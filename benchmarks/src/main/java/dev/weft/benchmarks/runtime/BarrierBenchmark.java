@@ -58,13 +58,20 @@ public class BarrierBenchmark {
 
     @Setup
     public void setUp(BenchmarkParams params) {
-        // The fallback is chosen by the fork's -D option; a command-line -jvmArgsAppend replaces the annotation's,
-        // and the method would then measure the continuations again under the fallback's name (seen in session 24).
-        if (params.getBenchmark().endsWith("VirtualThreadFallback") && !Boolean.getBoolean(FALLBACK_PROPERTY)) {
+        requireFallbackSwitch(params.getBenchmark(), Boolean.getBoolean(FALLBACK_PROPERTY));
+        device = Device.create(DeviceConfig.defaults().withExecutor(executor));
+    }
+
+    /**
+     * Fails the fallback's method unless its fork has the switch on. The switch is the fork's -D option; a
+     * command-line -jvmArgsAppend replaces the annotation's, and the method would then measure the continuations
+     * again under the fallback's name (seen in session 24).
+     */
+    static void requireFallbackSwitch(String benchmark, boolean switchOn) {
+        if (benchmark.endsWith(".weftSyncThreadsVirtualThreadFallback") && !switchOn) {
             throw new IllegalStateException("weftSyncThreadsVirtualThreadFallback needs -D" + FALLBACK_PROPERTY
                     + "=true in its fork; a -jvmArgsAppend on the command line replaces the benchmark's own, so add it there");
         }
-        device = Device.create(DeviceConfig.defaults().withExecutor(executor));
     }
 
     @TearDown

@@ -1232,8 +1232,9 @@ public final class KernelGenerator {
 
     /**
      * A loop of one straight block carrying many independent accumulators, as a register-blocked matmul's: the
-     * backend splits such loops into several (LoopFission) when they carry more than 12 units. With faults, one
-     * chain may divide by zero or index out of bounds, which the split loops must keep where it was.
+     * backend splits such loops into several (LoopFission) when they carry more than 12 units with 16 vector registers
+     * (the module's AVX2 test run), 24 with AVX-512's 32. With faults, one chain may divide by zero or index out of
+     * bounds, which the split loops must keep where it was.
      */
     private void accumulatorLoop() {
         String k = "k" + nextName++;

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import jdk.incubator.vector.IntVector;
 
 /**
  * Splits a loop that carries many independent accumulators into consecutive loops that each carry some of them,
@@ -32,18 +33,33 @@ import java.util.Set;
  * <p>Only loops of two blocks (a header with the phis and the exit test, a body that jumps back to it) and more than
  * {@link #THRESHOLD} phi units of independent accumulators (a long or double counts two) are split, into loops of at
  * most {@link #UNITS} units (whole groups of phis that read each other); nothing else changes.
+ *
+ * <p>Both limits scale with the register file: AVX-512's 32 vector registers hold the sgemm's 21 vectors per register
+ * of a group, so there its 16 accumulators stay in one loop. Split there too (limits 12 and 8 until session 25), each
+ * loop loaded the four B vectors again, and on the 2-core Ice Lake the loads, not the FMAs, bound the loop (a 512-bit
+ * load that crosses a cache line takes about two cycles there). Paired against the hand-written code, alternating
+ * runs of six iterations, medians: split 0.35, 0.35, 0.36 against whole 0.45, 0.48, 0.47
+ * ({@code -Dweft.simd.loopFission=false}), then this rule 0.49, 0.40 against the old 0.37, 0.37. The group stays
+ * 16 threads, one register, either way.
  */
 public final class LoopFission {
 
-    /** Data phi units (a long or double: two) a loop must carry to be split. */
-    static final int THRESHOLD = 12;
+    /** Vector registers of the preferred species' machine: 32 with 512-bit vectors (AVX-512), else 16, as the group choice counts. */
+    private static final int REGISTERS = IntVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 32 : 16;
+    /** Data phi units (a long or double: two) a loop must carry to be split: 12 with 16 registers, 24 with 32. */
+    static final int THRESHOLD = 12 * REGISTERS / 16;
     /**
-     * The most data phi units each loop after the split carries (where its groups allow); {@code
-     * -Dweft.simd.fissionUnits=N} sets it, to compare.
+     * The most data phi units each loop after the split carries (where its groups allow): 8 with 16 registers, 16 with
+     * 32; {@code -Dweft.simd.fissionUnits=N} sets it, to compare.
      */
-    static final int UNITS = Math.max(1, Integer.getInteger("weft.simd.fissionUnits", 8));
+    static final int UNITS = Math.max(1, Integer.getInteger("weft.simd.fissionUnits", 8 * REGISTERS / 16));
 
     private LoopFission() {
+    }
+
+    /** Whether a loop carrying {@code units} independent data phi units is split on this machine (for tests). */
+    public static boolean splits(int units) {
+        return units > THRESHOLD;
     }
 
     /** Splits every qualifying loop of the graph; returns how many. */

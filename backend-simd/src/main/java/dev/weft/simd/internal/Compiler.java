@@ -752,7 +752,7 @@ final class Compiler {
         // Pressure reads the shapes the nodes hold.
         u.apply();
         int perRegister = Pressure.perRegister(cfg, u, plan);
-        int registers = Lanes.IS.vectorBitSize() >= 512 ? 32 : 16;
+        int registers = Pressure.REGISTERS;
         int regs = Math.max(1, 32 / Lanes.L32);
         while (regs > 1 && perRegister * regs > registers) {
             regs /= 2;

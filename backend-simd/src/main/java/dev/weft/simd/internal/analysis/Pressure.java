@@ -5,6 +5,7 @@ import dev.weft.simd.internal.ir.Node;
 import dev.weft.simd.internal.ir.Node.Shape;
 import java.util.HashSet;
 import java.util.Set;
+import jdk.incubator.vector.IntVector;
 
 /**
  * A rough count of the vector registers a loop keeps live per 32-bit register of a group: its varying loop-carried
@@ -18,6 +19,12 @@ import java.util.Set;
  * interleaved registers). Hence: the largest group whose loops fit the register file.
  */
 public final class Pressure {
+
+    /**
+     * The vector registers of the preferred species' machine: 32 with 512-bit vectors (AVX-512), else 16 (AVX2). The
+     * group choice and {@code LoopFission}'s limits both count against it.
+     */
+    public static final int REGISTERS = IntVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 32 : 16;
 
     private Pressure() {
     }

@@ -1,5 +1,6 @@
 package dev.weft.simd.internal.front;
 
+import dev.weft.simd.internal.analysis.Pressure;
 import dev.weft.simd.internal.ir.Block;
 import dev.weft.simd.internal.ir.Fn;
 import dev.weft.simd.internal.ir.Graph;
@@ -12,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import jdk.incubator.vector.IntVector;
 
 /**
  * Splits a loop that carries many independent accumulators into consecutive loops that each carry some of them,
@@ -44,15 +44,13 @@ import jdk.incubator.vector.IntVector;
  */
 public final class LoopFission {
 
-    /** Vector registers of the preferred species' machine: 32 with 512-bit vectors (AVX-512), else 16, as the group choice counts. */
-    private static final int REGISTERS = IntVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 32 : 16;
     /** Data phi units (a long or double: two) a loop must carry to be split: 12 with 16 registers, 24 with 32. */
-    static final int THRESHOLD = 12 * REGISTERS / 16;
+    static final int THRESHOLD = 12 * Pressure.REGISTERS / 16;
     /**
      * The most data phi units each loop after the split carries (where its groups allow): 8 with 16 registers, 16 with
      * 32; {@code -Dweft.simd.fissionUnits=N} sets it, to compare.
      */
-    static final int UNITS = Math.max(1, Integer.getInteger("weft.simd.fissionUnits", 8 * REGISTERS / 16));
+    static final int UNITS = Math.max(1, Integer.getInteger("weft.simd.fissionUnits", 8 * Pressure.REGISTERS / 16));
 
     private LoopFission() {
     }
